@@ -1,0 +1,95 @@
+# perfwiki: `make serve` to see the example wiki, `make test` to check everything.
+# Every target installs what it needs first; nothing is downloaded at build or view time.
+
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+
+PYTHON ?= python3
+VENV := .venv
+PERFWIKI := $(VENV)/bin/perfwiki
+PYTEST := $(VENV)/bin/pytest
+# The hugo entry point in the venv prints a banner on stdout; call the pinned binary itself.
+HUGO = $(firstword $(wildcard $(VENV)/lib/python3*/site-packages/hugo/binaries/hugo))
+PLOTLY_JS := site/assets/vendor/plotly-cartesian.min.js
+# The site is checked under a sub-path, as an internal wiki often serves it, so
+# links that only work at the domain root are caught.
+CHECK_DIR := _check
+CHECK_BASE := http://wiki.test/bench/
+PORT ?= 1313
+
+.PHONY: help setup setup-system ingest serve build check proof test test-unit test-browser lint lock clean
+
+help:
+	@echo "make serve    set up, ingest the example reports and serve the site on http://localhost:$(PORT)/"
+	@echo "make test     set up and run every test: unit, site build, html-proofer, browser"
+	@echo "make ingest   content/ -> data/        make build   production build into public/"
+	@echo "make check    build under a sub-path into $(CHECK_DIR)/ and run html-proofer on every page"
+
+# --- setup -------------------------------------------------------------------
+
+$(VENV)/.installed: requirements.lock pyproject.toml
+	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "perfwiki needs Python 3.11+"'
+	test -x $(VENV)/bin/python || $(PYTHON) -m venv $(VENV)
+	$(VENV)/bin/python -m pip install --quiet --disable-pip-version-check -r requirements.lock
+	$(VENV)/bin/python -m pip install --quiet --disable-pip-version-check --no-deps --no-build-isolation -e .
+	touch $@
+
+node_modules/.installed: package.json package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+$(PLOTLY_JS): node_modules/.installed
+	mkdir -p $(dir $@)
+	cp node_modules/plotly.js-cartesian-dist-min/plotly-cartesian.min.js $@
+	cp node_modules/plotly.js-cartesian-dist-min/LICENSE $(dir $@)plotly-LICENSE.txt
+
+setup: $(VENV)/.installed $(PLOTLY_JS)
+
+# Debian packages the tests need (html-proofer, Chromium); installed when root, else named.
+setup-system:
+	@bash scripts/setup-system.sh
+
+# --- the site ------------------------------------------------------------------
+
+ingest: setup
+	$(PERFWIKI) ingest
+
+serve: setup
+	-$(PERFWIKI) ingest
+	$(HUGO) server --renderToMemory --disableFastRender --port $(PORT)
+
+build: setup ingest
+	rm -rf public
+	$(HUGO) --panicOnWarning --printPathWarnings --minify
+
+# An unminified build under a sub-path, so html-proofer reports real line numbers.
+check: setup ingest
+	rm -rf $(CHECK_DIR)
+	$(HUGO) --panicOnWarning --printPathWarnings --baseURL $(CHECK_BASE) -d $(CHECK_DIR)/bench
+	$(MAKE) --no-print-directory proof
+
+proof: setup-system
+	htmlproofer $(CHECK_DIR) --root-dir "$(CURDIR)/$(CHECK_DIR)" --disable-external \
+	  --check-html --report-invalid-tags --report-missing-names --report-script-embeds \
+	  --report-missing-doctype --report-eof-tags --report-mismatched-tags \
+	  --url-swap '^http\://wiki.test:'
+
+# --- tests ---------------------------------------------------------------------
+
+lint: setup
+	$(VENV)/bin/ruff check scripts tests
+
+test-unit: setup
+	$(PYTEST) -m "not browser"
+
+test-browser: setup setup-system check
+	$(PYTEST) -m browser
+
+test: setup setup-system lint test-unit check test-browser
+
+lock: $(VENV)/.installed
+	(echo "# The whole Python dependency tree, pinned. Regenerate with: make lock"; \
+	 $(VENV)/bin/pip freeze --exclude-editable | grep -v '^perfwiki') > requirements.lock
+
+clean:
+	rm -rf public $(CHECK_DIR) data .data.new .data.old resources/_gen tests/artifacts

@@ -1,0 +1,118 @@
+"""One raw file in, its runs and problems out.
+
+This is the whole per-file pipeline: decode, split into segments, pick the tool
+of each segment, hand it to that tool's parser, and wrap what comes back into
+Run records with their exact source location. Nothing here writes anything.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import unicodedata
+from dataclasses import dataclass, field
+
+from .model import Problem, Run, Source
+from .parsers import PARSERS, detect_tool
+from .segments import Segment, split
+
+
+@dataclass
+class Extracted:
+    runs: list[Run] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+
+
+def sha256_hex(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def decode(data: bytes) -> str:
+    """Text of a raw file; a byte that is not UTF-8 raises UnicodeDecodeError."""
+    return data.decode("utf-8-sig")
+
+
+def _runs_of_segment(segment: Segment, path: str, digest: str, out: Extracted) -> None:
+    tool = segment.tool_hint or detect_tool(segment.text)
+    if tool is None:
+        return  # prose, or the output of a command we do not benchmark (ls, df)
+    parser = PARSERS.get(tool)
+    if parser is None:
+        if segment.lines:
+            out.problems.append(Problem(path, segment.line_start, f"no parser for {tool} output yet"))
+        return
+    if not segment.lines:
+        return  # a command shown without its output: nothing to publish
+    reports = parser.parse(segment.text)
+    for position, report in enumerate(reports):
+        first = segment.lines[report.line_start].number
+        last = segment.lines[min(report.line_end, len(segment.lines) - 1)].number
+        for offset, message in report.problems:
+            out.problems.append(Problem(path, segment.lines[offset].number, message))
+        if not report.has_results():
+            continue
+        # The command belongs to the first invocation printed after it.
+        command = segment.command if position == 0 else None
+        params, warnings = parser.params(report, command)
+        out.runs.append(
+            Run(
+                id="",
+                tool=tool,
+                tool_version=report.tool_version,
+                format="text",
+                label=segment.label,
+                section=segment.section,
+                command=command,
+                source=Source(path, segment.command_line if command else first, last, digest),
+                params=params,
+                metrics=report.metrics,
+                warnings=warnings + report.warnings,
+            )
+        )
+
+
+def extract(path: str, data: bytes) -> Extracted:
+    """Runs and problems of one raw file. `path` is how problems and sources name it."""
+    out = Extracted()
+    digest = sha256_hex(data)
+    try:
+        text = decode(data)
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        out.problems.append(Problem(path, line, f"not valid UTF-8 (byte {exc.start}): {exc.reason}"))
+        return out
+    for segment in split(text):
+        _runs_of_segment(segment, path, digest, out)
+    if not out.runs and not out.problems:
+        out.problems.append(Problem(path, 1, "no benchmark output found"))
+    return out
+
+
+def slug(text: str) -> str:
+    """A URL- and file-safe slug: 'Sequential Write (1M)' -> 'sequential-write-1m'."""
+    ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
+    return re.sub(r"[^a-z0-9]+", "-", ascii_text.lower()).strip("-")
+
+
+def run_name(run: Run) -> str:
+    """What a run calls itself: the fio job name on the command, else in the output."""
+    if run.params.get("name"):
+        return str(run.params["name"])
+    jobs = run.metrics.get("jobs") or []
+    if jobs and jobs[0].get("name"):
+        return str(jobs[0]["name"])
+    return run.label or run.tool
+
+
+def assign_ids(runs: list[Run], prefix: str = "") -> None:
+    """Give every run a stable slug id, unique in the list: a second twin gets '-2'."""
+    taken: set[str] = {run.id for run in runs if run.id}
+    for run in runs:
+        if run.id:
+            continue
+        base = slug(f"{prefix}-{run_name(run)}" if prefix else run_name(run)) or run.tool
+        candidate, counter = base, 2
+        while candidate in taken:
+            candidate, counter = f"{base}-{counter}", counter + 1
+        run.id = candidate
+        taken.add(candidate)

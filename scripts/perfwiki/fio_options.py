@@ -1,0 +1,96 @@
+"""fio options as people write them on the command line, normalised to params.
+
+`sudo fio --name=x --bs=4k --iodepth=4096 --rw=randread --direct=1 --runtime=1m`
+becomes {name, rw, bs_bytes, iodepth, ioengine, direct, runtime_s, ...}. Option
+values use fio's own conventions (sizes in kb_base 1024, times in seconds
+unless suffixed), converted by `units`.
+"""
+
+from __future__ import annotations
+
+import shlex
+from typing import Any, Callable
+
+from . import units
+from .segments import KNOWN_TOOLS
+
+
+def _flag(value: str) -> bool:
+    return value.strip().lower() not in ("0", "false", "no", "off")
+
+
+# option name -> (param name, converter)
+_OPTIONS: dict[str, tuple[str, Callable[[str], Any]]] = {
+    "name": ("name", str),
+    "rw": ("rw", str),
+    "readwrite": ("rw", str),
+    "bs": ("bs_bytes", units.parse_fio_option_size),
+    "blocksize": ("bs_bytes", units.parse_fio_option_size),
+    "iodepth": ("iodepth", int),
+    "numjobs": ("numjobs", int),
+    "ioengine": ("ioengine", str),
+    "direct": ("direct", _flag),
+    "buffered": ("buffered", _flag),
+    "runtime": ("runtime_s", units.parse_fio_option_seconds),
+    "ramp_time": ("ramp_time_s", units.parse_fio_option_seconds),
+    "size": ("size_bytes", units.parse_fio_option_size),
+    "filesize": ("filesize_bytes", units.parse_fio_option_size),
+    "filename": ("filename", str),
+    "directory": ("directory", str),
+    "rwmixread": ("rwmixread", int),
+    "rwmixwrite": ("rwmixwrite", int),
+    "time_based": ("time_based", _flag),
+    "group_reporting": ("group_reporting", _flag),
+    "end_fsync": ("end_fsync", _flag),
+    "fsync": ("fsync", int),
+    "fdatasync": ("fdatasync", int),
+    "sync": ("sync", _flag),
+    "verify": ("verify", str),
+    "randrepeat": ("randrepeat", _flag),
+    "thread": ("thread", _flag),
+    "output-format": ("output_format", str),
+}
+
+# Options that are switches: `--time_based` alone means on.
+_SWITCHES = {"time_based", "group_reporting", "thread", "end_fsync", "randrepeat", "sync", "direct", "buffered"}
+
+
+def _words_after_fio(command: str) -> list[str]:
+    try:
+        words = shlex.split(command, posix=True)
+    except ValueError:
+        words = command.split()
+    for index, word in enumerate(words):
+        base = word.replace("\\", "/").rsplit("/", 1)[-1]
+        if KNOWN_TOOLS.get(base) == "fio":
+            return words[index + 1 :]
+    return []
+
+
+def params_from_command(command: str) -> tuple[dict[str, Any], list[str]]:
+    """Params from a fio command line, and warnings for values that did not read."""
+    params: dict[str, Any] = {}
+    warnings: list[str] = []
+    job_files: list[str] = []
+    for word in _words_after_fio(command):
+        if not word.startswith("--"):
+            if not word.startswith("-"):
+                job_files.append(word)
+            continue
+        key, has_value, value = word[2:].partition("=")
+        if key not in _OPTIONS:
+            continue
+        name, convert = _OPTIONS[key]
+        if not has_value:
+            if key in _SWITCHES:
+                params[name] = True
+            continue
+        try:
+            params[name] = convert(value)
+        except (units.UnitError, ValueError):
+            warnings.append(f"cannot read fio option --{key}={value}")
+    if "size_bytes" not in params and "filesize_bytes" in params:
+        params["size_bytes"] = params["filesize_bytes"]
+    if job_files:
+        params["job_files"] = job_files
+    return params, warnings

@@ -1,0 +1,182 @@
+"""content/ in, data/ out.
+
+Reads every report bundle under content/reports/, extracts the runs of every
+raw file under raw/<environment>/, and writes one YAML file per report under
+data/reports/. The whole data/ tree is built beside the old one and swapped in,
+so a crash or a bad file never leaves a half-written data/ behind, and a file
+that fails does not stop the others from being published.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from . import __version__, charts, views
+from .extract import assign_ids, extract, slug
+from .model import SCHEMA_VERSION, Problem, Run
+
+RAW_DIR = "raw"
+
+
+@dataclass
+class Report:
+    slug: str
+    front_matter: dict[str, Any]
+    runs: list[Run] = field(default_factory=list)
+
+    @property
+    def environments(self) -> list[str]:
+        """Display order: the front matter's list first, then any other env with runs."""
+        order = [str(env) for env in self.front_matter.get("environments") or []]
+        for run in self.runs:
+            if run.environment not in order:
+                order.append(run.environment)
+        return order
+
+
+@dataclass
+class IngestResult:
+    reports: list[Report] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+
+    @property
+    def run_count(self) -> int:
+        return sum(len(report.runs) for report in self.reports)
+
+
+def read_front_matter(path: Path) -> dict[str, Any]:
+    """YAML front matter of a markdown file ({} when it has none)."""
+    text = path.read_text(encoding="utf-8-sig")
+    if not text.startswith("---"):
+        return {}
+    end = text.find("\n---", 3)
+    if end < 0:
+        return {}
+    loaded = yaml.safe_load(text[3:end])
+    return loaded if isinstance(loaded, dict) else {}
+
+
+def known_environments(content: Path) -> set[str]:
+    folder = content / "environments"
+    if not folder.is_dir():
+        return set()
+    return {path.stem for path in folder.glob("*.md") if not path.name.startswith("_")}
+
+
+def _relative(path: Path, root: Path) -> str:
+    try:
+        return path.relative_to(root).as_posix()
+    except ValueError:
+        return path.as_posix()
+
+
+def _raw_files(env_dir: Path) -> list[Path]:
+    return sorted(path for path in env_dir.rglob("*") if path.is_file() and not path.name.startswith("."))
+
+
+def collect(root: Path) -> IngestResult:
+    """Every report, run and problem under root/content, in a deterministic order."""
+    content = root / "content"
+    result = IngestResult()
+    environments = known_environments(content)
+    reports_dir = content / "reports"
+    bundles = sorted(path.parent for path in reports_dir.glob("*/index.md")) if reports_dir.is_dir() else []
+    for bundle in bundles:
+        report_slug = bundle.name
+        if slug(report_slug) != report_slug:
+            result.problems.append(Problem(_relative(bundle / "index.md", root), 1, f"report folder {report_slug!r} is not a slug (a-z, 0-9, '-')"))
+            continue
+        report = Report(report_slug, read_front_matter(bundle / "index.md"))
+        raw = bundle / RAW_DIR
+        env_dirs = sorted(path for path in raw.iterdir() if path.is_dir()) if raw.is_dir() else []
+        for env_dir in env_dirs:
+            if env_dir.name not in environments:
+                result.problems.append(
+                    Problem(
+                        _relative(env_dir, root),
+                        1,
+                        f"unknown environment {env_dir.name!r}: add content/environments/{env_dir.name}.md",
+                    )
+                )
+                continue
+            for path in _raw_files(env_dir):
+                found = extract(_relative(path, root), path.read_bytes())
+                for run in found.runs:
+                    run.environment = env_dir.name
+                assign_ids(found.runs, prefix=env_dir.name)
+                _deduplicate(report.runs, found.runs)
+                report.runs.extend(found.runs)
+                result.problems.extend(found.problems)
+        result.reports.append(report)
+    return result
+
+
+def _deduplicate(existing: list[Run], new: list[Run]) -> None:
+    """Ids are unique per file; make them unique per report too, first come first named."""
+    taken = {run.id for run in existing}
+    for run in new:
+        base, counter = run.id, 2
+        while run.id in taken:
+            run.id, counter = f"{base}-{counter}", counter + 1
+        taken.add(run.id)
+
+
+def report_document(report: Report) -> dict[str, Any]:
+    """The YAML document Hugo reads for one report."""
+    environments = report.environments
+    chart = charts.iops_by_scenario(report.runs, environments)
+    return {
+        "schema_version": SCHEMA_VERSION,
+        "generator": f"perfwiki {__version__}",
+        "report": report.slug,
+        "environments": environments,
+        "runs": [run.to_dict() for run in report.runs],
+        "views": {
+            "runs_table": views.runs_table(report.runs),
+            "charts": [chart] if chart else [],
+            "runs": {run.id: views.run_page(run) for run in report.runs},
+        },
+    }
+
+
+def dump_yaml(document: Any) -> str:
+    return yaml.safe_dump(document, sort_keys=True, allow_unicode=True, width=4096, default_flow_style=False)
+
+
+def write_data(root: Path, result: IngestResult) -> None:
+    """Build data/ beside the old one, then swap it in."""
+    data = root / "data"
+    staging = root / ".data.new"
+    previous = root / ".data.old"
+    _recover(data, previous)
+    shutil.rmtree(staging, ignore_errors=True)
+    (staging / "reports").mkdir(parents=True)
+    for report in result.reports:
+        target = staging / "reports" / f"{report.slug}.yaml"
+        target.write_text(dump_yaml(report_document(report)), encoding="utf-8")
+    if data.exists():
+        os.rename(data, previous)
+    os.rename(staging, data)
+    shutil.rmtree(previous, ignore_errors=True)
+
+
+def _recover(data: Path, previous: Path) -> None:
+    """A crash between the two renames leaves only .data.old: put it back."""
+    if not data.exists() and previous.exists():
+        os.rename(previous, data)
+
+
+def ingest(root: Path) -> IngestResult:
+    result = collect(root)
+    for report in result.reports:
+        for run in report.runs:
+            for error in run.validate():
+                result.problems.append(Problem(run.source.path, run.source.line_start, f"invalid run {run.id}: {error}"))
+    write_data(root, result)
+    return result

@@ -1,0 +1,283 @@
+"""Split a raw file into segments: (label, command, output lines).
+
+A raw file is what people paste: a terminal transcript with prompts and
+comments, or a markdown page (like the seeds) whose fenced code blocks hold the
+transcripts and whose headings and bold lines name them. Every tool's parser
+works on one segment at a time and never sees prompts, fences or prose.
+
+Line numbers are 1-based physical lines of the original file, so a problem or a
+run's source range points at the right line in an editor.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from dataclasses import dataclass, field
+
+# Benchmark programs we know how to parse, by the basename a command invokes.
+KNOWN_TOOLS = {
+    "fio": "fio",
+    "fio.exe": "fio",
+    "iperf3": "iperf3",
+    "iperf3.exe": "iperf3",
+    "ioping": "ioping",
+    "mbw": "mbw",
+    "dd": "dd",
+    "iostat": "iostat",
+    "sysbench": "sysbench",
+}
+
+# Programs whose bare name is an ordinary word ("Run status group 0 ...") count
+# only when invoked by path, as in `./Run`.
+_PATH_ONLY_TOOLS = {"Run": "unixbench"}
+
+# Words that may stand before the program itself: `sudo fio`, `time dd`,
+# `FOO=1 taskset -c 2 fio`.
+_WRAPPERS = {"sudo", "time", "nohup", "env", "taskset", "numactl", "ionice", "nice", "stdbuf", "exec"}
+_OPTION_TAKES_VALUE = {"taskset": 1, "nice": 0, "ionice": 0}
+
+_PROMPTS = [
+    re.compile(r"^\[[^\]\n]*@[^\]\n]*\][#$]\s*"),  # [root@host dir]#
+    re.compile(r"^[\w.-]+@[\w.-]+:[^#$\n]*[#$]\s+"),  # user@host:~$ / root@host:/x#
+    re.compile(r"^[\w.-]+@[\w.-]+\[[^\]]*\][#$]\s+"),  # root@truenas[/mnt/x]#
+    re.compile(r"^PS [A-Za-z]:\\[^>]*>\s*"),  # PS C:\Users\x>
+    re.compile(r"^[A-Za-z]:\\[^>]*>\s*"),  # D:\> (cmd.exe)
+    re.compile(r"^[$#%]\s+"),  # $ cmd / # cmd (only taken when a tool follows)
+]
+
+_FENCE = re.compile(r"^\s*(```+|~~~+)")
+_HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(?P<text>.+?)\s*#*\s*$")
+_LIST_LABEL = re.compile(r"^\s{0,3}[*+-]\s+(?P<text>\S.{0,59})$")
+_EMPHASIS = re.compile(r"(\*\*|__|`)")
+_VERSION_WORD = re.compile(r"^v?\d+(\.\d+)+")
+
+# A pseudo-heading is a short line its author marked up to stand out:
+# "【**1. Sequential Write**】" or "**Random read**". Prose paragraphs are not labels.
+_MAX_LABEL_CHARS = 60
+
+
+@dataclass
+class Line:
+    number: int
+    text: str
+
+
+@dataclass
+class Segment:
+    """One command (or one stretch of output without a command) and what it printed."""
+
+    lines: list[Line]
+    command: str | None = None
+    command_line: int | None = None
+    label: str | None = None
+    section: str | None = None
+    tool_hint: str | None = None  # the tool the command invokes, when it names one
+
+    @property
+    def line_start(self) -> int:
+        return self.command_line or (self.lines[0].number if self.lines else 0)
+
+    @property
+    def line_end(self) -> int:
+        if self.lines:
+            return self.lines[-1].number
+        return self.command_line or 0
+
+    @property
+    def text(self) -> str:
+        return "\n".join(line.text for line in self.lines)
+
+
+@dataclass
+class _Block:
+    """A stretch of transcript: a fenced block of a markdown file, or a whole plain file."""
+
+    lines: list[Line]
+    label: str | None
+    section: str | None
+    segments: list[Segment] = field(default_factory=list)
+
+
+def physical_lines(text: str) -> list[Line]:
+    """Lines as an editor numbers them; a '\\r'-glued progress line keeps its last redraw."""
+    lines = []
+    for number, raw in enumerate(text.replace("\r\n", "\n").split("\n"), start=1):
+        if "\r" in raw:
+            pieces = [piece for piece in raw.split("\r") if piece.strip()]
+            raw = pieces[-1] if pieces else ""
+        lines.append(Line(number, raw))
+    if lines and lines[-1].text == "" and text.endswith("\n"):
+        lines.pop()
+    return lines
+
+
+def is_markdown(lines: list[Line]) -> bool:
+    return any(_FENCE.match(line.text) for line in lines)
+
+
+def strip_prompt(text: str) -> tuple[str | None, str]:
+    """(prompt, rest) when the line starts with a shell prompt, else (None, text)."""
+    for pattern in _PROMPTS:
+        match = pattern.match(text)
+        if match:
+            return match.group(0), text[match.end() :]
+    return None, text
+
+
+def invoked_tool(command: str) -> str | None:
+    """The known benchmark tool a command line runs, skipping sudo/time/env wrappers."""
+    try:
+        words = shlex.split(command, posix=True)
+    except ValueError:
+        words = command.split()
+    index = 0
+    while index < len(words):
+        word = words[index]
+        if "=" in word and not word.startswith("-") and index < len(words) - 1:
+            index += 1  # VAR=value before the program
+            continue
+        base = word.replace("\\", "/").rsplit("/", 1)[-1]
+        if base in _WRAPPERS:
+            index += 1
+            while index < len(words) and words[index].startswith("-"):
+                index += 1
+            if base == "taskset" and index < len(words):
+                index += 1  # the CPU list
+            continue
+        tool = KNOWN_TOOLS.get(base)
+        if tool is None and "/" in word.replace("\\", "/"):
+            tool = _PATH_ONLY_TOOLS.get(base)
+        if tool is None:
+            return None
+        # "sysbench 1.0.20 (using ...)" is the banner sysbench prints, not a command.
+        following = words[index + 1] if index + 1 < len(words) else ""
+        if _VERSION_WORD.match(following):
+            return None
+        return tool
+    return None
+
+
+def _command_in(line: str) -> tuple[str | None, str | None]:
+    """(command, tool) when the line is a command someone typed, else (None, None)."""
+    prompt, rest = strip_prompt(line.strip())
+    rest = rest.strip()
+    if not rest:
+        return None, None
+    tool = invoked_tool(rest)
+    if tool:
+        return rest, tool
+    # Behind an explicit user@host prompt any command counts (ls, df): it ends
+    # the previous tool's output. A bare "# text" is a comment, not a prompt.
+    if prompt and not re.match(r"^[$#%]\s", prompt):
+        return rest, None
+    return None, None
+
+
+def _comment_label(line: str) -> str | None:
+    """'# 4KB随机读' -> '4KB随机读'; commands behind a '#' prompt are not comments."""
+    stripped = line.strip()
+    if not stripped.startswith("#") or stripped.startswith("#!"):
+        return None
+    text = stripped.lstrip("#").strip()
+    if not text or len(text) > _MAX_LABEL_CHARS:
+        return None
+    return text
+
+
+def _markdown_label(line: str) -> tuple[str | None, bool]:
+    """(label, is_heading) for a markdown line outside fences."""
+    heading = _HEADING.match(line)
+    if heading:
+        return _EMPHASIS.sub("", heading["text"]).strip(), True
+    stripped = line.strip()
+    listed = _LIST_LABEL.match(line)
+    if listed:
+        return _EMPHASIS.sub("", listed["text"]).strip(), False
+    plain = _EMPHASIS.sub("", stripped).strip()
+    if not plain or len(plain) > _MAX_LABEL_CHARS:
+        return None, False
+    emphasised = stripped.startswith(("**", "__", "【", "[**")) and stripped.endswith(("**", "__", "】", "**]"))
+    if emphasised:
+        return plain, False
+    return None, False
+
+
+def _blocks_of_markdown(lines: list[Line]) -> list[_Block]:
+    blocks: list[_Block] = []
+    label = section = None
+    in_fence: str | None = None
+    current: list[Line] = []
+    start = 0
+    if lines and lines[0].text.strip() == "---":  # front matter
+        for index in range(1, len(lines)):
+            if lines[index].text.strip() == "---":
+                start = index + 1
+                break
+    for line in lines[start:]:
+        fence = _FENCE.match(line.text)
+        if in_fence:
+            if fence and fence.group(1)[0] == in_fence[0] and line.text.strip().startswith(in_fence):
+                blocks.append(_Block(current, label, section))
+                in_fence, current = None, []
+            else:
+                current.append(line)
+            continue
+        if fence:
+            in_fence = fence.group(1)
+            continue
+        found, is_heading = _markdown_label(line.text)
+        if found:
+            label = found
+            if is_heading:
+                section = found
+    if in_fence and current:  # an unclosed fence still holds output
+        blocks.append(_Block(current, label, section))
+    return blocks
+
+
+def _split_block(block: _Block) -> list[Segment]:
+    """Cut a transcript at every command; comments before a command name it."""
+    segments: list[Segment] = []
+    pending_label = block.label
+    current: Segment | None = None
+    for line in block.lines:
+        command, tool = _command_in(line.text)
+        if command:
+            current = Segment(
+                lines=[],
+                command=command,
+                command_line=line.number,
+                label=pending_label,
+                section=block.section,
+                tool_hint=tool,
+            )
+            segments.append(current)
+            continue
+        comment = _comment_label(line.text)
+        if comment is not None:
+            pending_label = comment
+            continue
+        if current is None:
+            if not line.text.strip():
+                continue
+            current = Segment(lines=[], label=pending_label, section=block.section)
+            segments.append(current)
+        current.lines.append(line)
+    for segment in segments:
+        while segment.lines and not segment.lines[-1].text.strip():
+            segment.lines.pop()
+    return segments
+
+
+def split(text: str) -> list[Segment]:
+    """Every segment of a raw file, in file order."""
+    lines = physical_lines(text)
+    if is_markdown(lines):
+        blocks = _blocks_of_markdown(lines)
+    else:
+        blocks = [_Block(lines, None, None)]
+    segments: list[Segment] = []
+    for block in blocks:
+        segments.extend(_split_block(block))
+    return segments

@@ -1,0 +1,203 @@
+"""Every unit conversion perfwiki does, in one place.
+
+Parsers hand this module the exact text a tool printed ("927MiB/s", "6813.5k",
+"54.5GiB", "1m") and get canonical values back: bytes, bytes per second,
+nanoseconds, seconds. Display helpers go the other way, with explicit SI or IEC
+labels.
+
+Arithmetic is done with Decimal so that "4476.22 msec" becomes exactly
+4476220000 ns, not 4476220000.0000005.
+"""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal, InvalidOperation
+
+Number = int | float
+
+# Multipliers for counts and latencies: fio prints 6813.5k, 188k, 1.2M, and
+# fio 2.x uses upper-case K. These are always powers of 1000.
+_COUNT_SUFFIX = {"": 1, "k": 10**3, "K": 10**3, "M": 10**6, "G": 10**9, "T": 10**12, "P": 10**15}
+
+# Byte-size prefixes as fio 2.17+ prints them: IEC (KiB) and SI (kB).
+_IEC = {"Ki": 2**10, "Mi": 2**20, "Gi": 2**30, "Ti": 2**40, "Pi": 2**50, "Ei": 2**60}
+_SI = {"k": 10**3, "K": 10**3, "M": 10**6, "G": 10**9, "T": 10**12, "P": 10**15, "E": 10**18}
+
+# Latency units fio prints in "(nsec)", "(usec)", "(msec)" headers.
+_TIME_UNIT_NS = {
+    "nsec": 1,
+    "ns": 1,
+    "usec": 10**3,
+    "us": 10**3,
+    "msec": 10**6,
+    "ms": 10**6,
+    "sec": 10**9,
+    "s": 10**9,
+}
+
+_NUMBER_WITH_SUFFIX = re.compile(r"^\s*(?P<num>-?\d+(?:\.\d+)?)\s*(?P<suffix>[kKMGTP]?)\s*$")
+_SIZE = re.compile(r"^\s*(?P<num>\d+(?:\.\d+)?)\s*(?P<prefix>[KMGTPE]i|[kKMGTPE])?(?P<unit>B|bit)?\s*$")
+
+
+class UnitError(ValueError):
+    """A value that does not read as the unit the caller expected."""
+
+
+def _decimal(text: str) -> Decimal:
+    try:
+        return Decimal(text)
+    except InvalidOperation as exc:  # pragma: no cover - guarded by the regexes
+        raise UnitError(f"not a number: {text!r}") from exc
+
+
+def normalize(value: Decimal) -> Number:
+    """An int when the value is integral, else a float: YAML stays readable."""
+    if value == value.to_integral_value():
+        return int(value)
+    return float(value)
+
+
+def parse_count(text: str) -> Number:
+    """'188k' -> 188000, '6813.5k' -> 6813500, '872' -> 872, '1343.6K' -> 1343600."""
+    match = _NUMBER_WITH_SUFFIX.match(text)
+    if not match:
+        raise UnitError(f"not a count: {text!r}")
+    return normalize(_decimal(match["num"]) * _COUNT_SUFFIX[match["suffix"]])
+
+
+def parse_size(text: str) -> Number:
+    """Bytes from a size with an explicit IEC or SI prefix: '54.5GiB', '972MB', '4096B'."""
+    match = _SIZE.match(text)
+    if not match or not (match["prefix"] or match["unit"]):
+        raise UnitError(f"not a size: {text!r}")
+    prefix = match["prefix"] or ""
+    factor = _IEC.get(prefix) or _SI.get(prefix, 1)
+    value = _decimal(match["num"]) * factor
+    if match["unit"] == "bit":
+        value = value / 8
+    return normalize(value)
+
+
+def parse_rate(text: str) -> Number:
+    """Bytes per second from '927MiB/s', '972MB/s', '0KiB/s'."""
+    stripped = text.strip()
+    if not stripped.endswith("/s"):
+        raise UnitError(f"not a rate: {text!r}")
+    return parse_size(stripped[:-2])
+
+
+def to_ns(value: str | Decimal, unit: str) -> Number:
+    """Nanoseconds from a value printed in 'nsec', 'usec', 'msec' or 'sec'.
+
+    The value may carry fio's count suffix: 'max=6813.5k' in a '(nsec)' line is
+    6 813 500 ns.
+    """
+    if unit not in _TIME_UNIT_NS:
+        raise UnitError(f"unknown time unit: {unit!r}")
+    if isinstance(value, Decimal):
+        number = value
+    else:
+        match = _NUMBER_WITH_SUFFIX.match(value)
+        if not match:
+            raise UnitError(f"not a latency: {value!r}")
+        number = _decimal(match["num"]) * _COUNT_SUFFIX[match["suffix"]]
+    return normalize(number * _TIME_UNIT_NS[unit])
+
+
+def ms_to_ns(value: str) -> Number:
+    return to_ns(value, "msec")
+
+
+# fio option values (command line and job files) use kb_base=1024 by default:
+# bs=4k is 4096 bytes, size=100G is 100 GiB. Explicit 'KiB'/'kB' forms exist too.
+_FIO_OPTION_SIZE = re.compile(r"^\s*(?P<num>\d+(?:\.\d+)?)\s*(?P<prefix>[kKmMgGtTpP])?(?P<i>i)?(?P<b>[bB])?\s*$")
+
+
+def parse_fio_option_size(text: str) -> Number:
+    """Bytes from a fio option value: '4k' -> 4096, '1M' -> 1048576, '100G', '512'."""
+    match = _FIO_OPTION_SIZE.match(text)
+    if not match:
+        raise UnitError(f"not a fio size: {text!r}")
+    prefix = (match["prefix"] or "").upper()
+    power = " KMGTP".index(prefix) if prefix else 0
+    return normalize(_decimal(match["num"]) * (1024**power))
+
+
+_FIO_TIME = re.compile(r"^\s*(?P<num>\d+(?:\.\d+)?)\s*(?P<unit>us|usec|ms|msec|s|sec|m|min|h|d)?\s*$")
+_FIO_TIME_S = {
+    None: Decimal(1),
+    "s": Decimal(1),
+    "sec": Decimal(1),
+    "m": Decimal(60),
+    "min": Decimal(60),
+    "h": Decimal(3600),
+    "d": Decimal(86400),
+    "ms": Decimal("0.001"),
+    "msec": Decimal("0.001"),
+    "us": Decimal("0.000001"),
+    "usec": Decimal("0.000001"),
+}
+
+
+def parse_fio_option_seconds(text: str) -> Number:
+    """Seconds from a fio time option: '1m' -> 60, '2s' -> 2, '30' -> 30 (fio's default unit)."""
+    match = _FIO_TIME.match(text)
+    if not match:
+        raise UnitError(f"not a fio time: {text!r}")
+    return normalize(_decimal(match["num"]) * _FIO_TIME_S[match["unit"]])
+
+
+# ---------------------------------------------------------------------------
+# Display: chosen at render time, always with an explicit SI or IEC label.
+
+
+def _significant(value: float, digits: int = 4) -> str:
+    """A number with at most `digits` significant digits and no exponent."""
+    if value == 0:
+        return "0"
+    text = f"{value:.{digits}g}"
+    if "e" in text:
+        text = f"{value:.0f}"
+    return text
+
+
+def format_bytes_per_s(value: Number | None, convention: str = "iec") -> str | None:
+    """927 MiB/s (IEC) or 972 MB/s (SI); None stays None (shown as missing, never 0)."""
+    if value is None:
+        return None
+    if convention == "iec":
+        steps, base = ["B/s", "KiB/s", "MiB/s", "GiB/s", "TiB/s"], 1024
+    else:
+        steps, base = ["B/s", "kB/s", "MB/s", "GB/s", "TB/s"], 1000
+    scaled = float(value)
+    index = 0
+    while scaled >= base and index < len(steps) - 1:
+        scaled /= base
+        index += 1
+    return f"{_significant(scaled)} {steps[index]}"
+
+
+def format_bytes(value: Number | None, convention: str = "iec") -> str | None:
+    rate = format_bytes_per_s(value, convention)
+    return rate[:-2] if rate else None
+
+
+def format_ns(value: Number | None) -> str | None:
+    """A latency in the largest unit that keeps it >= 1: '4476 ms' style, µs for micro."""
+    if value is None:
+        return None
+    for unit, factor in (("s", 10**9), ("ms", 10**6), ("µs", 10**3)):
+        if abs(value) >= factor:
+            return f"{_significant(value / factor)} {unit}"
+    return f"{_significant(float(value))} ns"
+
+
+def format_count(value: Number | None) -> str | None:
+    """IOPS and other counts: 872, 58.6k, 1.2M — the way fio itself abbreviates."""
+    if value is None:
+        return None
+    for suffix, factor in (("M", 10**6), ("k", 10**3)):
+        if abs(value) >= 10 * factor:
+            return f"{_significant(value / factor)}{suffix}"
+    return _significant(float(value), 6)

@@ -1,0 +1,54 @@
+// Draw every chart on the page from the spec perfwiki computed at ingest.
+// Plotly does not read CSS, so colours come from CSS custom properties and are
+// re-applied when the colour scheme changes.
+/* global Plotly */
+
+function themeLayout() {
+  const style = getComputedStyle(document.documentElement);
+  const value = (name) => style.getPropertyValue(name).trim();
+  const grid = value("--chart-grid");
+  return {
+    paper_bgcolor: "rgba(0,0,0,0)",
+    plot_bgcolor: "rgba(0,0,0,0)",
+    font: { color: value("--chart-text"), family: value("--font-sans") },
+    colorway: value("--chart-colorway").split(/\s*,\s*/),
+    "xaxis.gridcolor": grid,
+    "yaxis.gridcolor": grid,
+    "xaxis.linecolor": grid,
+    "yaxis.linecolor": grid,
+  };
+}
+
+function applyTheme(layout) {
+  const theme = themeLayout();
+  const merged = { ...layout, paper_bgcolor: theme.paper_bgcolor, plot_bgcolor: theme.plot_bgcolor };
+  merged.font = { ...(layout.font || {}), ...theme.font };
+  merged.colorway = theme.colorway;
+  merged.xaxis = { ...(layout.xaxis || {}), gridcolor: theme["xaxis.gridcolor"], linecolor: theme["xaxis.linecolor"] };
+  merged.yaxis = { ...(layout.yaxis || {}), gridcolor: theme["yaxis.gridcolor"], linecolor: theme["yaxis.linecolor"] };
+  return merged;
+}
+
+function drawAll() {
+  const plots = document.querySelectorAll("[data-plotly-spec]");
+  plots.forEach((element) => {
+    const specNode = document.getElementById(element.dataset.plotlySpec);
+    if (!specNode) return;
+    const spec = JSON.parse(specNode.textContent);
+    Plotly.newPlot(element, spec.data, applyTheme(spec.layout || {}), {
+      responsive: true,
+      displaylogo: false,
+      displayModeBar: false,
+    });
+  });
+  const scheme = window.matchMedia("(prefers-color-scheme: dark)");
+  scheme.addEventListener("change", () => {
+    plots.forEach((element) => Plotly.relayout(element, themeLayout()));
+  });
+}
+
+if (document.readyState === "loading") {
+  document.addEventListener("DOMContentLoaded", drawAll);
+} else {
+  drawAll();
+}
