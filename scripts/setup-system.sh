@@ -6,6 +6,8 @@ set -euo pipefail
 missing=()
 command -v htmlproofer >/dev/null 2>&1 || missing+=(ruby-html-proofer)
 [ -x /usr/bin/chromium ] || missing+=(chromium)
+# CJK glyphs, so browser-test screenshots of labels such as "4KB随机读" are legible.
+[ -e /usr/share/fonts/truetype/wqy/wqy-microhei.ttc ] || missing+=(fonts-wqy-microhei)
 
 if [ ${#missing[@]} -eq 0 ]; then
   exit 0

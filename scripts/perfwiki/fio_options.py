@@ -8,11 +8,10 @@ unless suffixed), converted by `units`.
 
 from __future__ import annotations
 
-import shlex
 from typing import Any, Callable
 
 from . import units
-from .segments import KNOWN_TOOLS
+from .segments import KNOWN_TOOLS, shell_words
 
 
 def _flag(value: str) -> bool:
@@ -56,10 +55,7 @@ _SWITCHES = {"time_based", "group_reporting", "thread", "end_fsync", "randrepeat
 
 
 def _words_after_fio(command: str) -> list[str]:
-    try:
-        words = shlex.split(command, posix=True)
-    except ValueError:
-        words = command.split()
+    words = shell_words(command)
     for index, word in enumerate(words):
         base = word.replace("\\", "/").rsplit("/", 1)[-1]
         if KNOWN_TOOLS.get(base) == "fio":

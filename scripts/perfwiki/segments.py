@@ -125,12 +125,17 @@ def strip_prompt(text: str) -> tuple[str | None, str]:
     return None, text
 
 
+def shell_words(command: str) -> list[str]:
+    """Words of a command line; Windows paths keep their backslashes."""
+    try:
+        return shlex.split(command, posix="\\" not in command)
+    except ValueError:  # an unbalanced quote: fall back to whitespace
+        return command.split()
+
+
 def invoked_tool(command: str) -> str | None:
     """The known benchmark tool a command line runs, skipping sudo/time/env wrappers."""
-    try:
-        words = shlex.split(command, posix=True)
-    except ValueError:
-        words = command.split()
+    words = shell_words(command)
     index = 0
     while index < len(words):
         word = words[index]

@@ -162,6 +162,8 @@ def _params_table(run: Run) -> dict[str, Any]:
     for key, value in run.params.items():
         if key.endswith("_bytes"):
             shown = units.format_bytes(value)
+        elif isinstance(value, bool):
+            shown = "yes" if value else "no"
         elif key.endswith("_s") and isinstance(value, (int, float)):
             shown = f"{value} s"
         else:

@@ -1,0 +1,55 @@
+"""The `perfwiki` console script, run as a user would."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import yaml
+
+PERFWIKI = Path(sys.executable).parent / "perfwiki"
+
+
+def run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([str(PERFWIKI), *args], capture_output=True, text=True)
+
+
+def test_parse_seed_000_as_json(seeds):
+    result = run("parse", str(seeds / "000_c5bf5583b403651e.txt"), "--format", "json")
+    assert result.returncode == 0, result.stderr
+    document = json.loads(result.stdout)
+    assert document["problems"] == []
+    assert len(document["runs"]) == 12
+    first = document["runs"][0]
+    assert first["tool"] == "fio" and first["tool_version"] == "3.1"
+    write = first["metrics"]["jobs"][0]["write"]
+    assert (write["iops"], write["bw_bytes_per_s"], write["clat_ns"]["mean"]) == (872, 972029952, 4476220000)
+    assert first["source"]["line_start"] == 66 and first["source"]["line_end"] == 98
+    assert set(first) >= {"id", "tool", "tool_version", "format", "label", "command", "source", "params", "metrics", "warnings"}
+
+
+def test_parse_yaml_matches_json(seeds):
+    path = str(seeds / "000_c5bf5583b403651e.txt")
+    as_yaml = yaml.safe_load(run("parse", path, "--format", "yaml").stdout)
+    as_json = json.loads(run("parse", path).stdout)
+    assert as_yaml == as_json
+
+
+def test_parse_reports_problems_with_path_and_line(tmp_path):
+    truncated = tmp_path / "truncated.txt"
+    truncated.write_text(
+        "fio --name=x --rw=read\n"
+        "x: (g=0): rw=read, bs=(R) 4096B-4096B, (W) 4096B-4096B, (T) 4096B-4096B, ioengine=libaio, iodepth=1\n"
+        "fio-3.33\n"
+        "Starting 1 process\n",
+        encoding="utf-8",
+    )
+    result = run("parse", str(truncated), str(tmp_path / "missing.txt"))
+    assert result.returncode == 1
+    document = json.loads(result.stdout)
+    assert document["runs"] == []
+    assert document["problems"][0] == {"path": str(truncated), "line": 2, "message": "fio output without any job result block"}
+    assert f"{truncated}:2: fio output without any job result block" in result.stderr
+    assert "missing.txt:0: cannot read" in result.stderr

@@ -1,0 +1,118 @@
+"""ingest: content/ to data/, deterministic, atomic, and never losing good files to bad ones."""
+
+from __future__ import annotations
+
+import hashlib
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from conftest import copy_site_sources
+from perfwiki import ingest as ingest_module
+
+PERFWIKI = Path(sys.executable).parent / "perfwiki"
+REPORT = "nvme-raw-vs-ext4"
+
+
+def tree_digest(folder: Path) -> dict[str, str]:
+    return {
+        path.relative_to(folder).as_posix(): hashlib.sha256(path.read_bytes()).hexdigest()
+        for path in sorted(folder.rglob("*"))
+        if path.is_file()
+    }
+
+
+@pytest.fixture
+def site(tmp_path: Path) -> Path:
+    return copy_site_sources(tmp_path)
+
+
+def ingest(root: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([str(PERFWIKI), "ingest", "--root", str(root)], capture_output=True, text=True)
+
+
+def test_example_report_ingests_twelve_runs(site):
+    result = ingest(site)
+    assert result.returncode == 0, result.stderr
+    assert "ingested 12 runs in 1 reports" in result.stderr
+    document = yaml.safe_load((site / "data" / "reports" / f"{REPORT}.yaml").read_text(encoding="utf-8"))
+    assert document["schema_version"] == 1
+    assert document["environments"] == ["nvme-raw"]
+    runs = document["runs"]
+    assert len(runs) == 12
+    assert runs[0]["id"] == "nvme-raw-sequential-write-bandwidth-test"
+    assert runs[0]["environment"] == "nvme-raw"
+    assert runs[0]["source"]["path"] == f"content/reports/{REPORT}/raw/nvme-raw/fio-bandwidth-iops-latency.md"
+    raw = site / runs[0]["source"]["path"]
+    assert runs[0]["source"]["sha256"] == hashlib.sha256(raw.read_bytes()).hexdigest()
+    table = document["views"]["runs_table"]
+    assert table["rows"][0]["cells"][5:] == ["872", "927 MiB/s", "4.476 s", "6.946 s"]
+    chart = document["views"]["charts"][0]
+    assert chart["spec"]["data"][0]["type"] == "bar"
+    assert chart["spec"]["data"][0]["y"][4] == 188000
+
+
+def test_ingest_twice_gives_byte_identical_data(site):
+    assert ingest(site).returncode == 0
+    first = tree_digest(site / "data")
+    assert ingest(site).returncode == 0
+    assert tree_digest(site / "data") == first
+    assert list(first) == [f"reports/{REPORT}.yaml"]
+
+
+def test_bad_files_are_reported_and_good_ones_still_ingested(site):
+    env_dir = site / "content" / "reports" / REPORT / "raw" / "nvme-raw"
+    (env_dir / "truncated-by-hand.txt").write_text(
+        "# pasted before the run finished\n"
+        "fio --name=cut --rw=read --bs=4k\n"
+        "cut: (g=0): rw=read, bs=(R) 4096B-4096B, (W) 4096B-4096B, (T) 4096B-4096B, ioengine=libaio, iodepth=1\n"
+        "fio-3.33\n",
+        encoding="utf-8",
+    )
+    (env_dir / "latin1.txt").write_bytes("fio --name=x\n\nnot UTF-8: caf\xe9\n".encode("latin-1"))
+    (site / "content" / "reports" / REPORT / "raw" / "no-such-env").mkdir()
+    result = ingest(site)
+    assert result.returncode == 1
+    problems = result.stderr.splitlines()
+    base = f"content/reports/{REPORT}/raw"
+    assert f"{base}/nvme-raw/truncated-by-hand.txt:3: fio output without any job result block" in problems
+    assert f"{base}/nvme-raw/latin1.txt:3: not valid UTF-8 (byte 28): invalid continuation byte" in problems
+    assert (
+        f"{base}/no-such-env:1: unknown environment 'no-such-env': add content/environments/no-such-env.md" in problems
+    )
+    document = yaml.safe_load((site / "data" / "reports" / f"{REPORT}.yaml").read_text(encoding="utf-8"))
+    assert len(document["runs"]) == 12
+
+
+def test_a_crash_while_writing_leaves_the_previous_data_intact(site, monkeypatch):
+    assert ingest(site).returncode == 0
+    before = tree_digest(site / "data")
+
+    def explode(document):
+        raise RuntimeError("disk full")
+
+    monkeypatch.setattr(ingest_module, "dump_yaml", explode)
+    with pytest.raises(RuntimeError):
+        ingest_module.ingest(site)
+    assert tree_digest(site / "data") == before
+
+
+def test_an_interrupted_swap_is_recovered(site):
+    assert ingest(site).returncode == 0
+    before = tree_digest(site / "data")
+    (site / "data").rename(site / ".data.old")  # as if killed between the two renames
+    assert ingest(site).returncode == 0
+    assert tree_digest(site / "data") == before
+    assert not (site / ".data.old").exists()
+
+
+def test_report_folder_that_is_not_a_slug_is_refused(site):
+    bad = site / "content" / "reports" / "Bad Name"
+    bad.mkdir()
+    (bad / "index.md").write_text("---\ntitle: x\n---\n", encoding="utf-8")
+    result = ingest(site)
+    assert result.returncode == 1
+    assert "content/reports/Bad Name/index.md:1: report folder 'Bad Name' is not a slug (a-z, 0-9, '-')" in result.stderr

@@ -1,0 +1,82 @@
+"""segments: prompts, comments, markdown fences and labels, cut where people would cut."""
+
+from __future__ import annotations
+
+from perfwiki.segments import invoked_tool, split, strip_prompt
+
+
+def test_markdown_headings_and_bold_lines_label_the_fenced_command():
+    text = "\n".join(
+        [
+            "---",
+            "title: x",
+            "---",
+            "### 3.1 BandWidth",
+            "Some prose paragraph that explains the settings at length, which is not a label at all.",
+            "【**1. Sequential Write**】",
+            "```",
+            "sudo fio --name=a --rw=write",
+            "a: (groupid=0, jobs=1): err= 0: pid=1",
+            "```",
+        ]
+    )
+    (segment,) = split(text)
+    assert segment.label == "【1. Sequential Write】"
+    assert segment.section == "3.1 BandWidth"
+    assert segment.command == "sudo fio --name=a --rw=write"
+    assert segment.command_line == 8
+    assert [line.number for line in segment.lines] == [9]
+
+
+def test_transcript_comments_label_commands_and_prompts_are_stripped():
+    text = "\n".join(
+        [
+            "# 4KB随机读",
+            "[root@host ~]# fio --name=r --rw=randread",
+            "output one",
+            "# 4KB随机写",
+            "root@box:/tmp# fio --name=w --rw=randwrite",
+            "output two",
+            "D:\\>c:\\fio\\fio\\fio --name=win",
+            "output three",
+        ]
+    )
+    segments = split(text)
+    assert [(s.label, s.command, s.tool_hint) for s in segments] == [
+        ("4KB随机读", "fio --name=r --rw=randread", "fio"),
+        ("4KB随机写", "fio --name=w --rw=randwrite", "fio"),
+        ("4KB随机写", "c:\\fio\\fio\\fio --name=win", "fio"),
+    ]
+    assert [line.text for line in segments[1].lines] == ["output two"]
+
+
+def test_a_comment_after_the_command_does_not_rename_it():
+    text = "```shell\n# 测试随机写 IOPS\nfio --name=x\n# 结果\nx: (groupid=0, jobs=1): err= 0: pid=1\n```\n"
+    (segment,) = split(text)
+    assert segment.label == "测试随机写 IOPS"
+    assert [line.text for line in segment.lines] == ["x: (groupid=0, jobs=1): err= 0: pid=1"]
+
+
+def test_output_lines_that_start_like_tools_are_not_commands():
+    assert invoked_tool("Run status group 0 (all jobs):") is None
+    assert invoked_tool("sysbench 1.0.20 (using bundled LuaJIT 2.1.0-beta3)") is None
+    assert invoked_tool("fio-3.1") is None
+    assert invoked_tool("./Run -c 1") == "unixbench"
+    assert invoked_tool("sudo time taskset -c 2 fio --name=x") == "fio"
+    assert invoked_tool("FOO=1 dd if=/dev/zero of=x bs=1M count=1") == "dd"
+
+
+def test_prompt_forms():
+    assert strip_prompt("[root@localhost ~]# fio x") == ("[root@localhost ~]# ", "fio x")
+    assert strip_prompt("user@host:~$ iperf3 -c x") == ("user@host:~$ ", "iperf3 -c x")
+    assert strip_prompt("PS C:\\Users\\me> fio x") == ("PS C:\\Users\\me> ", "fio x")
+    assert strip_prompt("  write: IOPS=872") == (None, "  write: IOPS=872")
+
+
+def test_carriage_return_progress_keeps_line_numbers():
+    text = "fio --name=x\nJobs: 1 [10%]\rJobs: 1 [100%]\nx: (groupid=0, jobs=1): err= 0: pid=1\n"
+    (segment,) = split(text)
+    assert [(line.number, line.text) for line in segment.lines] == [
+        (2, "Jobs: 1 [100%]"),
+        (3, "x: (groupid=0, jobs=1): err= 0: pid=1"),
+    ]

@@ -1,0 +1,86 @@
+"""units: the exact values fio prints, converted; and displays with explicit SI/IEC labels."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from perfwiki import units
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [("872", 872), ("188k", 188_000), ("58.6k", 58_600), ("10.0k", 10_000), ("6813.5k", 6_813_500), ("1343.6K", 1_343_600), ("1.2M", 1_200_000)],
+)
+def test_counts(text, expected):
+    assert units.parse_count(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("927MiB/s", 972_029_952),
+        ("972MB/s", 972_000_000),
+        ("0KiB/s", 0),
+        ("39.2MiB/s", 41_104_179.2),
+        ("41.1MB/s", 41_100_000),
+        ("2378MiB/s", 2_493_513_728),
+    ],
+)
+def test_rates(text, expected):
+    assert units.parse_rate(text) == pytest.approx(expected, abs=1e-6)
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [("54.5GiB", 58_518_929_408), ("2352MiB", 2_466_250_752), ("1024KiB", 1_048_576), ("4096B", 4096), ("58.5GB", 58_500_000_000)],
+)
+def test_sizes(text, expected):
+    assert units.parse_size(text) == expected
+
+
+@pytest.mark.parametrize(
+    "value, unit, expected",
+    [("4476.22", "msec", 4_476_220_000), ("1139.54", "usec", 1_139_540), ("6736.0k", "nsec", 6_736_000), ("718", "nsec", 718)],
+)
+def test_latencies_are_exact_nanoseconds(value, unit, expected):
+    result = units.to_ns(value, unit)
+    assert result == expected and isinstance(result, int)
+
+
+@pytest.mark.parametrize(
+    "text, expected", [("4k", 4096), ("1M", 1_048_576), ("1m", 1_048_576), ("100G", 107_374_182_400), ("512", 512)]
+)
+def test_fio_option_sizes_use_base_1024(text, expected):
+    assert units.parse_fio_option_size(text) == expected
+
+
+@pytest.mark.parametrize("text, expected", [("1m", 60), ("2s", 2), ("30", 30), ("500ms", 0.5), ("1h", 3600)])
+def test_fio_option_times(text, expected):
+    assert units.parse_fio_option_seconds(text) == expected
+
+
+@pytest.mark.parametrize("bad", ["", "fast", "12 parsecs", "MiB/s"])
+def test_rejects_what_is_not_a_rate(bad):
+    with pytest.raises(units.UnitError):
+        units.parse_rate(bad)
+
+
+def test_displays_carry_explicit_labels_and_missing_stays_missing():
+    assert units.format_bytes_per_s(972_029_952) == "927 MiB/s"
+    assert units.format_bytes_per_s(972_029_952, "si") == "972 MB/s"
+    assert units.format_ns(4_476_220_000) == "4.476 s"
+    assert units.format_ns(95_150) == "95.15 µs"
+    assert units.format_count(188_000) == "188k"
+    assert units.format_count(872) == "872"
+    assert units.format_bytes_per_s(None) is None and units.format_ns(None) is None and units.format_count(None) is None
+
+
+@given(st.integers(min_value=0, max_value=999_999), st.integers(min_value=0, max_value=99), st.sampled_from(["Ki", "Mi", "Gi", "Ti", "k", "M", "G", "T"]))
+def test_every_prefix_round_trips(whole, hundredths, prefix):
+    """A size printed with two decimals and any prefix fio uses reads back exactly (to float precision)."""
+    text = f"{whole}.{hundredths:02d}{prefix}B"
+    factor = {"Ki": 2**10, "Mi": 2**20, "Gi": 2**30, "Ti": 2**40, "k": 10**3, "M": 10**6, "G": 10**9, "T": 10**12}[prefix]
+    expected_hundredths = (whole * 100 + hundredths) * factor
+    assert units.parse_size(text) == pytest.approx(expected_hundredths / 100, rel=1e-15)
