@@ -78,14 +78,17 @@ proof: setup-system
 
 lint: setup
 	$(VENV)/bin/ruff check scripts tests
+	$(VENV)/bin/ruff format --check scripts tests
 
 test-unit: setup
 	$(PYTEST) -m "not browser"
 
-test-browser: setup setup-system check
+test-browser: setup setup-system
 	$(PYTEST) -m browser
 
-test: setup setup-system lint test-unit check test-browser
+# html-proofer first (it checks the same pages the tests build), then every pytest test.
+test: setup setup-system lint check
+	$(PYTEST)
 
 lock: $(VENV)/.installed
 	(echo "# The whole Python dependency tree, pinned. Regenerate with: make lock"; \

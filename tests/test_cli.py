@@ -4,16 +4,14 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
-from pathlib import Path
 
 import yaml
 
-PERFWIKI = Path(sys.executable).parent / "perfwiki"
+from support import perfwiki_command
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([str(PERFWIKI), *args], capture_output=True, text=True)
+    return subprocess.run(perfwiki_command() + [*args], capture_output=True, text=True)
 
 
 def test_parse_seed_000_as_json(seeds):
@@ -27,7 +25,18 @@ def test_parse_seed_000_as_json(seeds):
     write = first["metrics"]["jobs"][0]["write"]
     assert (write["iops"], write["bw_bytes_per_s"], write["clat_ns"]["mean"]) == (872, 972029952, 4476220000)
     assert first["source"]["line_start"] == 66 and first["source"]["line_end"] == 98
-    assert set(first) >= {"id", "tool", "tool_version", "format", "label", "command", "source", "params", "metrics", "warnings"}
+    assert set(first) >= {
+        "id",
+        "tool",
+        "tool_version",
+        "format",
+        "label",
+        "command",
+        "source",
+        "params",
+        "metrics",
+        "warnings",
+    }
 
 
 def test_parse_yaml_matches_json(seeds):
@@ -50,6 +59,10 @@ def test_parse_reports_problems_with_path_and_line(tmp_path):
     assert result.returncode == 1
     document = json.loads(result.stdout)
     assert document["runs"] == []
-    assert document["problems"][0] == {"path": str(truncated), "line": 2, "message": "fio output without any job result block"}
+    assert document["problems"][0] == {
+        "path": str(truncated),
+        "line": 2,
+        "message": "fio output without any job result block",
+    }
     assert f"{truncated}:2: fio output without any job result block" in result.stderr
     assert "missing.txt:0: cannot read" in result.stderr

@@ -4,16 +4,14 @@ from __future__ import annotations
 
 import hashlib
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 import yaml
 
-from conftest import copy_site_sources
 from perfwiki import ingest as ingest_module
+from support import copy_site_sources, perfwiki_command
 
-PERFWIKI = Path(sys.executable).parent / "perfwiki"
 REPORT = "nvme-raw-vs-ext4"
 
 
@@ -31,7 +29,7 @@ def site(tmp_path: Path) -> Path:
 
 
 def ingest(root: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([str(PERFWIKI), "ingest", "--root", str(root)], capture_output=True, text=True)
+    return subprocess.run(perfwiki_command() + ["ingest", "--root", str(root)], capture_output=True, text=True)
 
 
 def test_example_report_ingests_twelve_runs(site):
@@ -115,4 +113,6 @@ def test_report_folder_that_is_not_a_slug_is_refused(site):
     (bad / "index.md").write_text("---\ntitle: x\n---\n", encoding="utf-8")
     result = ingest(site)
     assert result.returncode == 1
-    assert "content/reports/Bad Name/index.md:1: report folder 'Bad Name' is not a slug (a-z, 0-9, '-')" in result.stderr
+    assert (
+        "content/reports/Bad Name/index.md:1: report folder 'Bad Name' is not a slug (a-z, 0-9, '-')" in result.stderr
+    )

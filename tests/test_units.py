@@ -11,7 +11,15 @@ from perfwiki import units
 
 @pytest.mark.parametrize(
     "text, expected",
-    [("872", 872), ("188k", 188_000), ("58.6k", 58_600), ("10.0k", 10_000), ("6813.5k", 6_813_500), ("1343.6K", 1_343_600), ("1.2M", 1_200_000)],
+    [
+        ("872", 872),
+        ("188k", 188_000),
+        ("58.6k", 58_600),
+        ("10.0k", 10_000),
+        ("6813.5k", 6_813_500),
+        ("1343.6K", 1_343_600),
+        ("1.2M", 1_200_000),
+    ],
 )
 def test_counts(text, expected):
     assert units.parse_count(text) == expected
@@ -34,7 +42,13 @@ def test_rates(text, expected):
 
 @pytest.mark.parametrize(
     "text, expected",
-    [("54.5GiB", 58_518_929_408), ("2352MiB", 2_466_250_752), ("1024KiB", 1_048_576), ("4096B", 4096), ("58.5GB", 58_500_000_000)],
+    [
+        ("54.5GiB", 58_518_929_408),
+        ("2352MiB", 2_466_250_752),
+        ("1024KiB", 1_048_576),
+        ("4096B", 4096),
+        ("58.5GB", 58_500_000_000),
+    ],
 )
 def test_sizes(text, expected):
     assert units.parse_size(text) == expected
@@ -42,7 +56,12 @@ def test_sizes(text, expected):
 
 @pytest.mark.parametrize(
     "value, unit, expected",
-    [("4476.22", "msec", 4_476_220_000), ("1139.54", "usec", 1_139_540), ("6736.0k", "nsec", 6_736_000), ("718", "nsec", 718)],
+    [
+        ("4476.22", "msec", 4_476_220_000),
+        ("1139.54", "usec", 1_139_540),
+        ("6736.0k", "nsec", 6_736_000),
+        ("718", "nsec", 718),
+    ],
 )
 def test_latencies_are_exact_nanoseconds(value, unit, expected):
     result = units.to_ns(value, unit)
@@ -77,10 +96,16 @@ def test_displays_carry_explicit_labels_and_missing_stays_missing():
     assert units.format_bytes_per_s(None) is None and units.format_ns(None) is None and units.format_count(None) is None
 
 
-@given(st.integers(min_value=0, max_value=999_999), st.integers(min_value=0, max_value=99), st.sampled_from(["Ki", "Mi", "Gi", "Ti", "k", "M", "G", "T"]))
+@given(
+    st.integers(min_value=0, max_value=999_999),
+    st.integers(min_value=0, max_value=99),
+    st.sampled_from(["Ki", "Mi", "Gi", "Ti", "k", "M", "G", "T"]),
+)
 def test_every_prefix_round_trips(whole, hundredths, prefix):
     """A size printed with two decimals and any prefix fio uses reads back exactly (to float precision)."""
     text = f"{whole}.{hundredths:02d}{prefix}B"
-    factor = {"Ki": 2**10, "Mi": 2**20, "Gi": 2**30, "Ti": 2**40, "k": 10**3, "M": 10**6, "G": 10**9, "T": 10**12}[prefix]
+    factor = {"Ki": 2**10, "Mi": 2**20, "Gi": 2**30, "Ti": 2**40, "k": 10**3, "M": 10**6, "G": 10**9, "T": 10**12}[
+        prefix
+    ]
     expected_hundredths = (whole * 100 + hundredths) * factor
     assert units.parse_size(text) == pytest.approx(expected_hundredths / 100, rel=1e-15)

@@ -8,7 +8,8 @@ unless suffixed), converted by `units`.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from . import units
 from .segments import KNOWN_TOOLS, shell_words

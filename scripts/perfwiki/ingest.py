@@ -90,7 +90,13 @@ def collect(root: Path) -> IngestResult:
     for bundle in bundles:
         report_slug = bundle.name
         if slug(report_slug) != report_slug:
-            result.problems.append(Problem(_relative(bundle / "index.md", root), 1, f"report folder {report_slug!r} is not a slug (a-z, 0-9, '-')"))
+            result.problems.append(
+                Problem(
+                    _relative(bundle / "index.md", root),
+                    1,
+                    f"report folder {report_slug!r} is not a slug (a-z, 0-9, '-')",
+                )
+            )
             continue
         report = Report(report_slug, read_front_matter(bundle / "index.md"))
         raw = bundle / RAW_DIR
@@ -177,6 +183,8 @@ def ingest(root: Path) -> IngestResult:
     for report in result.reports:
         for run in report.runs:
             for error in run.validate():
-                result.problems.append(Problem(run.source.path, run.source.line_start, f"invalid run {run.id}: {error}"))
+                result.problems.append(
+                    Problem(run.source.path, run.source.line_start, f"invalid run {run.id}: {error}")
+                )
     write_data(root, result)
     return result

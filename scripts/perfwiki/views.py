@@ -179,11 +179,22 @@ def _job_tables(job: dict[str, Any]) -> list[dict[str, Any]]:
     if buckets:
         rows = []
         for bucket in buckets:
-            edge = "≤ " + units.format_ns(bucket["le_ns"]) if "le_ns" in bucket else "≥ " + units.format_ns(bucket["ge_ns"])
+            edge = (
+                "≤ " + units.format_ns(bucket["le_ns"])
+                if "le_ns" in bucket
+                else "≥ " + units.format_ns(bucket["ge_ns"])
+            )
             rows.append([edge, f"{bucket['pct']:.2f}%"])
         total = sum(bucket["pct"] for bucket in buckets)
         rows.append(["total", f"{total:.2f}%"])
-        tables.append({"title": f"Latency distribution: job {name}", "id": f"buckets-{name}", "columns": ["Latency", "Share of I/Os"], "rows": rows})
+        tables.append(
+            {
+                "title": f"Latency distribution: job {name}",
+                "id": f"buckets-{name}",
+                "columns": ["Latency", "Share of I/Os"],
+                "rows": rows,
+            }
+        )
     cpu = job.get("cpu")
     if cpu:
         tables.append(
@@ -191,7 +202,15 @@ def _job_tables(job: dict[str, Any]) -> list[dict[str, Any]]:
                 "title": f"CPU: job {name}",
                 "id": f"cpu-{name}",
                 "columns": ["usr", "sys", "ctx", "majf", "minf"],
-                "rows": [[f"{cpu['usr_pct']:.2f}%", f"{cpu['sys_pct']:.2f}%", str(cpu["ctx"]), str(cpu["majf"]), str(cpu["minf"])]],
+                "rows": [
+                    [
+                        f"{cpu['usr_pct']:.2f}%",
+                        f"{cpu['sys_pct']:.2f}%",
+                        str(cpu["ctx"]),
+                        str(cpu["majf"]),
+                        str(cpu["minf"]),
+                    ]
+                ],
             }
         )
     return tables

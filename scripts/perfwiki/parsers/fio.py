@@ -427,7 +427,8 @@ class _Parser:
         if match:
             key = {"IO depths": "io_depths_pct", "submit": "submit_pct", "complete": "complete_pct"}[match["kind"]]
             self.job[key] = {
-                (">=" if entry["ge"] else "") + entry["k"]: float(entry["pct"]) for entry in _BUCKET.finditer(match["body"])
+                (">=" if entry["ge"] else "") + entry["k"]: float(entry["pct"])
+                for entry in _BUCKET.finditer(match["body"])
             }
             return True
         match = _ISSUED.match(line)

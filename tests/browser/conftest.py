@@ -1,0 +1,70 @@
+"""Playwright on Debian's Chromium, against the built site served from 127.0.0.1.
+
+`wiki.test` resolves to 127.0.0.1 inside the browser only: a plain-http origin
+that is not localhost, where `navigator.clipboard` does not exist, as on many
+internal wikis.
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import threading
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = Path("/usr/bin/chromium")
+INSECURE_HOST = "wiki.test"
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args):
+    if not CHROMIUM.exists():
+        pytest.fail("Debian's chromium is not installed: run `make setup-system` (apt-get install chromium)")
+    return {
+        **browser_type_launch_args,
+        "executable_path": str(CHROMIUM),
+        "args": [
+            "--no-sandbox",
+            "--disable-dev-shm-usage",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--no-first-run",
+            f"--host-resolver-rules=MAP {INSECURE_HOST} 127.0.0.1",
+        ],
+    }
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format, *args):  # noqa: A002 - stdlib signature
+        pass
+
+
+@pytest.fixture(scope="session")
+def site_server(built_site):
+    """(port) of a static server for the built site; pages live under /bench/."""
+    handler = functools.partial(_QuietHandler, directory=str(built_site))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield server.server_address[1]
+    server.shutdown()
+
+
+@pytest.fixture(scope="session")
+def base_url_local(site_server) -> str:
+    return f"http://127.0.0.1:{site_server}/bench/"
+
+
+@pytest.fixture(scope="session")
+def base_url_insecure(site_server) -> str:
+    return f"http://{INSECURE_HOST}:{site_server}/bench/"
+
+
+@pytest.fixture(scope="session")
+def artifacts() -> Path:
+    folder = Path(__file__).resolve().parents[1] / "artifacts"
+    folder.mkdir(exist_ok=True)
+    return folder

@@ -1,0 +1,86 @@
+"""What only a browser shows: the chart drawn from the vendored bundle, offline; copy buttons."""
+
+from __future__ import annotations
+
+from urllib.parse import urlparse
+
+import pytest
+import yaml
+
+from support import ROOT
+
+pytestmark = pytest.mark.browser
+REPORT = "nvme-raw-vs-ext4"
+RUN = "nvme-raw-sequential-write-bandwidth-test"
+LOCAL_HOSTS = {"127.0.0.1", "wiki.test"}
+
+
+def exact_command() -> str:
+    document = yaml.safe_load((ROOT / "data" / "reports" / f"{REPORT}.yaml").read_text(encoding="utf-8"))
+    return next(run["command"] for run in document["runs"] if run["id"] == RUN)
+
+
+def watch(page):
+    """Lists that fill with console errors and with requests to anything but this machine."""
+    errors, remote = [], []
+    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+    page.on("pageerror", lambda error: errors.append(str(error)))
+
+    def record(request):
+        parsed = urlparse(request.url)
+        if parsed.scheme in ("http", "https", "ws", "wss") and parsed.hostname not in LOCAL_HOSTS:
+            remote.append(request.url)
+
+    page.on("request", record)
+    return errors, remote
+
+
+def test_report_chart_is_drawn_offline_without_console_errors(page, base_url_local, artifacts):
+    errors, remote = watch(page)
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.goto(f"{base_url_local}reports/{REPORT}/", wait_until="networkidle")
+    plot = page.locator("#iops-by-scenario")
+    plot.locator("svg.main-svg").first.wait_for(state="visible")
+    assert plot.locator("g.trace.bars").count() == 1
+    assert plot.locator("g.trace.bars g.point").count() == 12
+    tick_labels = plot.locator("g.xtick text").all_text_contents()
+    assert tick_labels[0] == "3.1 BandWidth / 【1. Sequential Write】"
+    page.screenshot(path=str(artifacts / "report-nvme-raw-vs-ext4.png"), full_page=True)
+    assert errors == []
+    assert remote == []
+
+
+def test_run_page_has_no_console_errors_and_stays_local(page, base_url_local):
+    errors, remote = watch(page)
+    page.goto(f"{base_url_local}runs/{REPORT}/{RUN}/", wait_until="networkidle")
+    assert page.locator("#command").text_content() == exact_command()
+    assert errors == [] and remote == []
+
+
+def test_copy_button_puts_the_exact_command_on_the_clipboard(page, context, base_url_local):
+    context.grant_permissions(
+        ["clipboard-read", "clipboard-write"], origin=base_url_local.rstrip("/").rsplit("/", 1)[0]
+    )
+    page.goto(f"{base_url_local}runs/{REPORT}/{RUN}/")
+    button = page.locator('button[data-copy="command"]')
+    button.click()
+    page.wait_for_function("document.querySelector('button[data-copy=command]').textContent === 'Copied'")
+    assert page.evaluate("navigator.clipboard.readText()") == exact_command()
+
+
+def test_copy_button_falls_back_on_a_plain_http_origin(page, context, base_url_insecure, base_url_local):
+    # A secure page of the same browser reads the clipboard; start it with a sentinel so
+    # that a command left there by another test cannot make this one pass.
+    origin = base_url_local.rstrip("/").rsplit("/", 1)[0]
+    context.grant_permissions(["clipboard-read", "clipboard-write"], origin=origin)
+    reader = context.new_page()
+    reader.goto(base_url_local)
+    reader.evaluate("navigator.clipboard.writeText('sentinel')")
+    assert reader.evaluate("navigator.clipboard.readText()") == "sentinel"
+
+    page.goto(f"{base_url_insecure}runs/{REPORT}/{RUN}/")
+    assert page.evaluate("window.isSecureContext") is False
+    assert page.evaluate("typeof navigator.clipboard") == "undefined"
+    page.locator('button[data-copy="command"]').click()
+    page.wait_for_function("document.querySelector('button[data-copy=command]').textContent === 'Copied'")
+    assert reader.evaluate("navigator.clipboard.readText()") == exact_command()

