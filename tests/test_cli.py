@@ -66,3 +66,23 @@ def test_parse_reports_problems_with_path_and_line(tmp_path):
     }
     assert f"{truncated}:2: fio output without any job result block" in result.stderr
     assert "missing.txt:0: cannot read" in result.stderr
+
+
+def test_fio_results_the_parser_cannot_read_are_a_problem_not_an_empty_run(tmp_path):
+    # fio 2.x prints "read : io=..., bw=..., iops=..., runt=..."; until it is supported it must
+    # never be published as a run without numbers.
+    old = tmp_path / "fio-2.1.3.txt"
+    old.write_text(
+        "fio --name=randread --rw=randread\n"
+        "fio-2.1.3\n"
+        "randread: (groupid=0, jobs=1): err= 0: pid=2297: Mon Feb  8 11:33:13 2016\n"
+        "  read : io=1024.0MB, bw=48273KB/s, iops=12068, runt= 21722msec\n",
+        encoding="utf-8",
+    )
+    result = run("parse", str(old))
+    assert result.returncode == 1
+    document = json.loads(result.stdout)
+    assert document["runs"] == []
+    assert document["problems"] == [
+        {"path": str(old), "line": 3, "message": "fio job result without read/write/trim lines this parser understands"}
+    ]

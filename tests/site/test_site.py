@@ -137,3 +137,16 @@ def test_build_is_deterministic(built_site, tmp_path):
         }
 
     assert digest(second) == digest(built_site)
+
+
+def test_vendored_plotly_js_matches_the_pinned_plotly():
+    """The npm bundle and the PyPI plotly that builds the specs are the same plotly.js version."""
+    from plotly.offline import get_plotlyjs_version
+
+    package = json.loads((ROOT / "package.json").read_text())
+    lock = json.loads((ROOT / "package-lock.json").read_text())
+    pinned = package["dependencies"]["plotly.js-cartesian-dist-min"]
+    assert pinned == lock["packages"]["node_modules/plotly.js-cartesian-dist-min"]["version"]
+    assert pinned == get_plotlyjs_version() == "4.1.1"
+    vendored = (ROOT / "site" / "assets" / "vendor" / "plotly-cartesian.min.js").read_text(encoding="utf-8")[:300]
+    assert "v4.1.1" in vendored

@@ -133,13 +133,19 @@ class FioReport:
     disks: list[dict[str, Any]] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     problems: list[tuple[int, str]] = field(default_factory=list)
+    job_lines: list[int] = field(default_factory=list)  # where each job's result header is
 
     @property
     def metrics(self) -> dict[str, Any]:
         return {"jobs": self.jobs, "groups": self.groups, "disks": self.disks}
 
     def has_results(self) -> bool:
-        return bool(self.jobs)
+        """A job that did I/O, or one that failed with an error: either is worth publishing."""
+        return any(_did_io(job) or job.get("error") for job in self.jobs)
+
+
+def _did_io(job: dict[str, Any]) -> bool:
+    return any(direction in job for direction in ("read", "write", "trim", "mixed"))
 
 
 def detect(text: str) -> float:
@@ -328,6 +334,7 @@ class _Parser:
         if match["errtext"]:
             self.job["error_text"] = match["errtext"]
         report.jobs.append(self.job)
+        report.job_lines.append(index)
         return True
 
     def _direction(self, index: int, line: str) -> bool:
@@ -486,6 +493,10 @@ def parse(text: str) -> list[FioReport]:
     for report in reports:
         if not report.jobs:
             report.problems.append((report.line_start, "fio output without any job result block"))
+        elif not report.has_results():
+            report.problems.append(
+                (report.job_lines[0], "fio job result without read/write/trim lines this parser understands")
+            )
     return reports
 
 
