@@ -116,3 +116,17 @@ def test_report_folder_that_is_not_a_slug_is_refused(site):
     assert (
         "content/reports/Bad Name/index.md:1: report folder 'Bad Name' is not a slug (a-z, 0-9, '-')" in result.stderr
     )
+
+
+def test_the_same_job_pasted_twice_gets_distinct_stable_ids(site):
+    env_dir = site / "content" / "reports" / REPORT / "raw" / "nvme-raw"
+    original = env_dir / "fio-bandwidth-iops-latency.md"
+    (env_dir / "fio-repeat.md").write_bytes(original.read_bytes())
+    assert ingest(site).returncode == 0
+    document = yaml.safe_load((site / "data" / "reports" / f"{REPORT}.yaml").read_text(encoding="utf-8"))
+    ids = [run["id"] for run in document["runs"]]
+    assert len(ids) == 24 and len(set(ids)) == 24
+    # Files are read in name order: fio-bandwidth-... first, so it keeps the plain ids.
+    assert ids[0] == "nvme-raw-sequential-write-bandwidth-test"
+    assert ids[12] == "nvme-raw-sequential-write-bandwidth-test-2"
+    assert document["runs"][12]["source"]["path"].endswith("fio-repeat.md")

@@ -104,13 +104,18 @@ def run_name(run: Run) -> str:
     return run.label or run.tool
 
 
-def assign_ids(runs: list[Run], prefix: str = "") -> None:
-    """Give every run a stable slug id, unique in the list: a second twin gets '-2'."""
+def assign_ids(runs: list[Run]) -> None:
+    """Give every run a stable slug id, unique in the list: a second twin gets '-2'.
+
+    Runs of a report are prefixed with their environment, so the same job run on two
+    machines gets two readable ids.
+    """
     taken: set[str] = {run.id for run in runs if run.id}
     for run in runs:
         if run.id:
             continue
-        base = slug(f"{prefix}-{run_name(run)}" if prefix else run_name(run)) or run.tool
+        name = f"{run.environment}-{run_name(run)}" if run.environment else run_name(run)
+        base = slug(name) or run.tool
         candidate, counter = base, 2
         while candidate in taken:
             candidate, counter = f"{base}-{counter}", counter + 1

@@ -115,22 +115,11 @@ def collect(root: Path) -> IngestResult:
                 found = extract(_relative(path, root), path.read_bytes())
                 for run in found.runs:
                     run.environment = env_dir.name
-                assign_ids(found.runs, prefix=env_dir.name)
-                _deduplicate(report.runs, found.runs)
                 report.runs.extend(found.runs)
                 result.problems.extend(found.problems)
+        assign_ids(report.runs)
         result.reports.append(report)
     return result
-
-
-def _deduplicate(existing: list[Run], new: list[Run]) -> None:
-    """Ids are unique per file; make them unique per report too, first come first named."""
-    taken = {run.id for run in existing}
-    for run in new:
-        base, counter = run.id, 2
-        while run.id in taken:
-            run.id, counter = f"{base}-{counter}", counter + 1
-        taken.add(run.id)
 
 
 def report_document(report: Report) -> dict[str, Any]:

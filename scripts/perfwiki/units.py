@@ -105,8 +105,14 @@ def to_ns(value: str | Decimal, unit: str) -> Number:
     return normalize(number * _TIME_UNIT_NS[unit])
 
 
-def ms_to_ns(value: str) -> Number:
-    return to_ns(value, "msec")
+def ms_to_ns(value: Number | None) -> Number | None:
+    """fio reports runtimes in milliseconds; durations are displayed from nanoseconds."""
+    return None if value is None else normalize(Decimal(str(value)) * _TIME_UNIT_NS["msec"])
+
+
+def scaled(text: str, factor: Number) -> Number:
+    """A printed plain number times a unit factor, exactly: ('894157.55', 1024) -> bytes."""
+    return normalize(_decimal(text) * Decimal(factor))
 
 
 # fio option values (command line and job files) use kb_base=1024 by default:

@@ -105,7 +105,7 @@ def run_page(run: Run) -> dict[str, Any]:
                     ["Bandwidth", units.format_bytes_per_s(metrics.get("bw_bytes_per_s"))],
                     ["Bandwidth (SI)", units.format_bytes_per_s(metrics.get("bw_bytes_per_s"), "si")],
                     ["I/O", units.format_bytes(metrics.get("io_bytes"))],
-                    ["Runtime", units.format_ns(_ms_to_ns(metrics.get("runtime_ms")))],
+                    ["Runtime", units.format_ns(units.ms_to_ns(metrics.get("runtime_ms")))],
                 ],
             }
         )
@@ -151,10 +151,6 @@ def run_page(run: Run) -> dict[str, Any]:
         )
     title = run_title(run) if not run.environment else f"{run_title(run)} — {run.environment}"
     return {"title": title, "tables": tables}
-
-
-def _ms_to_ns(value: Any) -> Any:
-    return None if value is None else value * 10**6
 
 
 def _params_table(run: Run) -> dict[str, Any]:

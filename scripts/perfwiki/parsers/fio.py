@@ -182,15 +182,13 @@ def _counts(text: str) -> list[int]:
     return [int(value) for value in text.split(",") if value != ""]
 
 
+_STAT_GROUPS = (("min", "min"), ("max", "max"), ("mean", "avg"), ("stdev", "stdev"))
+
+
 def _bw_samples(match: re.Match[str]) -> dict[str, units.Number]:
     factor = units.parse_size("1" + match["unit"])
-    samples = {
-        "min": units.normalize(units.Decimal(match["min"]) * factor),
-        "max": units.normalize(units.Decimal(match["max"]) * factor),
-        "mean": units.normalize(units.Decimal(match["avg"]) * factor),
-        "stdev": units.normalize(units.Decimal(match["stdev"]) * factor),
-        "per_pct": float(match["per"]),
-    }
+    samples = {key: units.scaled(match[group], factor) for key, group in _STAT_GROUPS}
+    samples["per_pct"] = float(match["per"])
     if match["n"]:
         samples["samples"] = int(match["n"])
     return samples
