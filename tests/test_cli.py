@@ -69,20 +69,20 @@ def test_parse_reports_problems_with_path_and_line(tmp_path):
 
 
 def test_fio_results_the_parser_cannot_read_are_a_problem_not_an_empty_run(tmp_path):
-    # fio 2.x prints "read : io=..., bw=..., iops=..., runt=..."; until it is supported it must
-    # never be published as a run without numbers.
-    old = tmp_path / "fio-2.1.3.txt"
-    old.write_text(
+    # A chat client cut the direction line in the middle: the job block has no line with
+    # numbers the parser can trust, so it must not be published as a run without numbers.
+    cut = tmp_path / "cut-by-chat.txt"
+    cut.write_text(
         "fio --name=randread --rw=randread\n"
-        "fio-2.1.3\n"
+        "fio-3.33\n"
         "randread: (groupid=0, jobs=1): err= 0: pid=2297: Mon Feb  8 11:33:13 2016\n"
-        "  read : io=1024.0MB, bw=48273KB/s, iops=12068, runt= 21722msec\n",
+        "  read: IOPS=12.1k, BW=47.1Mi\n",
         encoding="utf-8",
     )
-    result = run("parse", str(old))
+    result = run("parse", str(cut))
     assert result.returncode == 1
     document = json.loads(result.stdout)
     assert document["runs"] == []
     assert document["problems"] == [
-        {"path": str(old), "line": 3, "message": "fio job result without read/write/trim lines this parser understands"}
+        {"path": str(cut), "line": 3, "message": "fio job result without read/write/trim lines this parser understands"}
     ]

@@ -80,3 +80,28 @@ def test_carriage_return_progress_keeps_line_numbers():
         (2, "Jobs: 1 [100%]"),
         (3, "x: (groupid=0, jobs=1): err= 0: pid=1"),
     ]
+
+
+def test_prompt_forms_of_seed_002():
+    text = "\n".join(
+        [
+            "$fio -name=a -rw=randrw",
+            "a out",
+            "[essd_pl3]# fio -name=b",
+            "b out",
+            "[root@x86.170 /polarx/lvm]",
+            "#/usr/sbin/nvme list",
+            "Node             SN",
+            "[root@hygon8 14:44 /polarx/lvm]",
+            "#echo 3 > /proc/sys/vm/drop_caches ; rm -f ./fio.test; fio -name=c",
+            "c out",
+            "[root@nu4d01142 data]#",
+        ]
+    )
+    segments = split(text)
+    assert [(s.command, s.tool_hint, [line.text for line in s.lines]) for s in segments] == [
+        ("fio -name=a -rw=randrw", "fio", ["a out"]),
+        ("fio -name=b", "fio", ["b out"]),
+        ("/usr/sbin/nvme list", None, ["Node             SN"]),
+        ("echo 3 > /proc/sys/vm/drop_caches ; rm -f ./fio.test; fio -name=c", "fio", ["c out"]),
+    ]

@@ -70,11 +70,11 @@ def params_from_command(command: str) -> tuple[dict[str, Any], list[str]]:
     warnings: list[str] = []
     job_files: list[str] = []
     for word in _words_after_fio(command):
-        if not word.startswith("--"):
-            if not word.startswith("-"):
-                job_files.append(word)
+        if not word.startswith("-"):
+            job_files.append(word)
             continue
-        key, has_value, value = word[2:].partition("=")
+        # fio takes options with one dash or two: -direct=1 and --direct=1.
+        key, has_value, value = word.lstrip("-").partition("=")
         if key not in _OPTIONS:
             continue
         name, convert = _OPTIONS[key]

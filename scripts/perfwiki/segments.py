@@ -38,13 +38,18 @@ _WRAPPERS = {"sudo", "time", "nohup", "env", "taskset", "numactl", "ionice", "ni
 _OPTION_TAKES_VALUE = {"taskset": 1, "nice": 0, "ionice": 0}
 
 _PROMPTS = [
-    re.compile(r"^\[[^\]\n]*@[^\]\n]*\][#$]\s*"),  # [root@host dir]#
+    re.compile(r"^\[[^\]\n]*\][#$]\s*"),  # [root@host dir]# and [essd_pl3]#
     re.compile(r"^[\w.-]+@[\w.-]+:[^#$\n]*[#$]\s+"),  # user@host:~$ / root@host:/x#
     re.compile(r"^[\w.-]+@[\w.-]+\[[^\]]*\][#$]\s+"),  # root@truenas[/mnt/x]#
     re.compile(r"^PS [A-Za-z]:\\[^>]*>\s*"),  # PS C:\Users\x>
     re.compile(r"^[A-Za-z]:\\[^>]*>\s*"),  # D:\> (cmd.exe)
-    re.compile(r"^[$#%]\s+"),  # $ cmd / # cmd (only taken when a tool follows)
+    re.compile(r"^[$#%]\s*"),  # $ cmd, $cmd, # cmd, #cmd (taken only when a tool follows)
 ]
+# A prompt printed on a line of its own, the command following on the next line
+# after '#' or '$': "[root@x86.170 /polarx/lvm]" then "#fio ...".
+_PROMPT_LINE = re.compile(r"^\s*\[[^\]\n]*@[^\]\n]*\]\s*$")
+_CONTINUED_PROMPT = re.compile(r"^[#$]\s*")
+_SHELL_SEPARATOR = re.compile(r"\s*(?:;|&&|\|\||\|)\s*")
 
 _FENCE = re.compile(r"^\s*(```+|~~~+)")
 _HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(?P<text>.+?)\s*#*\s*$")
@@ -134,7 +139,19 @@ def shell_words(command: str) -> list[str]:
 
 
 def invoked_tool(command: str) -> str | None:
-    """The known benchmark tool a command line runs, skipping sudo/time/env wrappers."""
+    """The known benchmark tool a command line runs, skipping sudo/time/env wrappers.
+
+    In a compound line ("echo 3 > /proc/sys/vm/drop_caches; fio ...") the first
+    part that runs a known tool counts.
+    """
+    for part in _SHELL_SEPARATOR.split(command):
+        tool = _tool_of_simple_command(part)
+        if tool:
+            return tool
+    return None
+
+
+def _tool_of_simple_command(command: str) -> str | None:
     words = shell_words(command)
     index = 0
     while index < len(words):
@@ -163,8 +180,11 @@ def invoked_tool(command: str) -> str | None:
     return None
 
 
-def _command_in(line: str) -> tuple[str | None, str | None]:
+def _command_in(line: str, after_prompt_line: bool = False) -> tuple[str | None, str | None]:
     """(command, tool) when the line is a command someone typed, else (None, None)."""
+    if after_prompt_line and _CONTINUED_PROMPT.match(line):
+        rest = _CONTINUED_PROMPT.sub("", line, count=1).strip()
+        return (rest, invoked_tool(rest)) if rest else (None, None)
     prompt, rest = strip_prompt(line.strip())
     rest = rest.strip()
     if not rest:
@@ -177,6 +197,12 @@ def _command_in(line: str) -> tuple[str | None, str | None]:
     if prompt and not re.match(r"^[$#%]\s", prompt):
         return rest, None
     return None, None
+
+
+def _is_bare_prompt(line: str) -> bool:
+    """'[root@host data]#' with nothing typed after it."""
+    prompt, rest = strip_prompt(line.strip())
+    return bool(prompt) and not rest.strip() and not re.match(r"^[$#%]", prompt)
 
 
 def _comment_label(line: str) -> str | None:
@@ -246,8 +272,13 @@ def _split_block(block: _Block) -> list[Segment]:
     segments: list[Segment] = []
     pending_label = block.label
     current: Segment | None = None
+    after_prompt_line = False
     for line in block.lines:
-        command, tool = _command_in(line.text)
+        if _PROMPT_LINE.match(line.text) or _is_bare_prompt(line.text):
+            after_prompt_line = True  # a prompt, not output: the command may follow
+            continue
+        command, tool = _command_in(line.text, after_prompt_line)
+        after_prompt_line = False
         if command:
             current = Segment(
                 lines=[],

@@ -79,6 +79,28 @@ def parse_size(text: str) -> Number:
     return normalize(value)
 
 
+# fio before 2.17 prints sizes with K/M/G/T/P meaning powers of 1024 under its
+# default kb_base=1024 ("48273KB/s" is 48273 KiB/s); a bare number is bytes.
+_FIO2_SIZE = re.compile(r"^\s*(?P<num>\d+(?:\.\d+)?)\s*(?P<prefix>[KMGTPE])?B?\s*$")
+
+
+def parse_fio2_size(text: str) -> Number:
+    """Bytes from a fio 2.x size: '1024.0MB' -> 1073741824, '150928KB', '514874 B'."""
+    match = _FIO2_SIZE.match(text)
+    if not match:
+        raise UnitError(f"not a fio 2.x size: {text!r}")
+    power = "KMGTPE".index(match["prefix"]) + 1 if match["prefix"] else 0
+    return normalize(_decimal(match["num"]) * (1024**power))
+
+
+def parse_fio2_rate(text: str) -> Number:
+    """Bytes per second from a fio 2.x rate: '48273KB/s', '1936.3MB/s', '514874 B/s'."""
+    stripped = text.strip()
+    if not stripped.endswith("/s"):
+        raise UnitError(f"not a rate: {text!r}")
+    return parse_fio2_size(stripped[:-2])
+
+
 def parse_rate(text: str) -> Number:
     """Bytes per second from '927MiB/s', '972MB/s', '0KiB/s'."""
     stripped = text.strip()

@@ -61,7 +61,7 @@ from ..fio_options import params_from_command
 NAME = "fio"
 FORMATS = ("text",)
 
-_VERSION = re.compile(r"^\s*fio-(?P<v>\d+\.\d+(?:\.\d+)?(?:-[\w.-]+)?)\s*$")
+_VERSION = re.compile(r"^\s*(?:fio-)?(?P<v>\d+\.\d+(?:\.\d+)?(?:-[\w.-]+)?)\s*$")
 _JOB_HEADER = re.compile(
     r"^(?P<name>\S.*?): \(g=(?P<g>\d+)\): rw=(?P<rw>\w+), bs=(?P<bs>.*?), "
     r"ioengine=(?P<engine>[^,]+), iodepth=(?P<qd>\d+)\s*$"
@@ -71,19 +71,24 @@ _RESULT_HEADER = re.compile(
     r"^(?P<name>.+?): \(groupid=(?P<g>\d+), jobs=(?P<jobs>\d+)\): "
     r"err=\s*(?P<err>\d+)(?: \((?P<errtext>.*)\))?: pid=(?P<pid>\d+)(?::\s*(?P<date>.*?))?\s*$"
 )
+# fio 2.0-2.16: "  write: io=1024.0MB, bw=48273KB/s, iops=12068, runt= 21722msec"
+_DIRECTION_2X = re.compile(
+    r"^\s*(?P<dir>read|write|trim|mixed)\s*: io=(?P<io>[^,]+?)\s*, bw=(?P<bw>[^,]+?)\s*, "
+    r"iops=(?P<iops>[\d.]+[KMG]?)\s*, runt=\s*(?P<runt>\d+)msec\s*$"
+)
 _DIRECTION = re.compile(
     r"^\s*(?P<dir>read|write|trim|mixed)\s*: IOPS=(?P<iops>[\d.]+[kMG]?), "
     r"BW=(?P<bw>[^ (]+) \((?P<bw_alt>[^)]+)\)\((?P<io>[^/]+)/(?P<runt>\d+)msec\)(?P<rest>.*)$"
 )
 _LATENCY = re.compile(
-    r"^\s*(?P<kind>slat|clat|lat|sync) \((?P<unit>[num]?sec)\): min=\s*(?P<min>[\d.]+[kMG]?),\s*"
-    r"max=\s*(?P<max>[\d.]+[kMG]?),\s*avg=\s*(?P<avg>[\d.]+),\s*stdev=\s*(?P<stdev>[\d.]+)\s*$"
+    r"^\s*(?P<kind>slat|clat|lat|sync) \((?P<unit>[num]?sec)\): min=\s*(?P<min>[\d.]+[kKMG]?)\s*,\s*"
+    r"max=\s*(?P<max>[\d.]+[kKMG]?)\s*,\s*avg=\s*(?P<avg>[\d.]+)\s*,\s*stdev=\s*(?P<stdev>[\d.]+)\s*$"
 )
 _PERCENTILE_HEADER = re.compile(r"^\s*(?P<kind>clat|lat|slat|sync) percentiles \((?P<unit>[num]?sec)\):\s*$")
 _PERCENTILE_ROW = re.compile(r"^\s*\|(?P<body>.*)$")
 _PERCENTILE_ENTRY = re.compile(r"(?P<p>\d+\.\d+)th=\[\s*(?P<v>\d+)\]")
 _BW_SAMPLES = re.compile(
-    r"^\s*bw \(\s*(?P<unit>[KMG]i?B|[kKMG]i?bit|B)/s\)\s*: min=\s*(?P<min>\d+), max=\s*(?P<max>\d+), "
+    r"^\s*bw \(\s*(?P<unit>[KMG]i?B|[kKMG]i?bit|B)\s*/s\)\s*: min=\s*(?P<min>\d+)\s*, max=\s*(?P<max>\d+)\s*, "
     r"per=\s*(?P<per>[\d.]+)%, avg=\s*(?P<avg>[\d.]+), stdev=\s*(?P<stdev>[\d.]+)(?:, samples=\s*(?P<n>\d+))?\s*$"
 )
 _IOPS_SAMPLES = re.compile(
@@ -100,12 +105,21 @@ _DEPTHS = re.compile(r"^\s*(?P<kind>IO depths|submit|complete)\s*: (?P<body>.*)$
 _ISSUED = re.compile(
     r"^\s*issued rwts?: total=(?P<total>[\d,]+?),? short=(?P<short>[\d,]+?),? dropped=(?P<dropped>[\d,]+)\s*$"
 )
+_ISSUED_2X = re.compile(
+    r"^\s*issued\s*: total=r=(?P<r>\d+)/w=(?P<w>\d+)/d=(?P<d>\d+), short=r=(?P<sr>\d+)/w=(?P<sw>\d+)/d=(?P<sd>\d+)"
+    r"(?:, drop=r=(?P<dr>\d+)/w=(?P<dw>\d+)/d=(?P<dd>\d+))?\s*$"
+)
 _LATENCY_TARGET = re.compile(r"^\s*latency\s*: target=")
 _RUN_STATUS = re.compile(r"^\s*Run status group (?P<g>\d+) \(all jobs\):\s*$")
 _GROUP_LINE = re.compile(
     r"^\s*(?P<dir>READ|WRITE|TRIM|MIXED): bw=(?P<bw>\S+) \((?P<bw_alt>[^)]+)\), "
     r"(?P<min>\S+)-(?P<max>\S+) \((?P<min_alt>[^-]+)-(?P<max_alt>[^)]+)\), "
     r"io=(?P<io>\S+) \((?P<io_alt>[^)]+)\), run=(?P<rmin>\d+)-(?P<rmax>\d+)msec\s*$"
+)
+# fio 2.0-2.16: "  WRITE: io=1024.0MB, aggrb=48272KB/s, minb=..., maxb=..., mint=21722msec, maxt=21722msec"
+_GROUP_LINE_2X = re.compile(
+    r"^\s*(?P<dir>READ|WRITE|TRIM|MIXED): io=(?P<io>[^,]+?)\s*, aggrb=(?P<bw>[^,]+?)\s*, minb=(?P<min>[^,]+?)\s*, "
+    r"maxb=(?P<max>[^,]+?)\s*, mint=(?P<rmin>\d+)msec, maxt=(?P<rmax>\d+)msec\s*$"
 )
 _DISK_HEADER = re.compile(r"^\s*Disk stats \(read/write\):\s*$")
 _DISK_LINE = re.compile(r"^\s*(?P<name>[^\s:]+): (?P<body>ios=.*)$")
@@ -168,14 +182,27 @@ def _latency(match: re.Match[str]) -> dict[str, units.Number]:
 
 
 def _bs_from_header(text: str) -> int | None:
-    """bs_bytes from '(R) 1024KiB-1024KiB, (W) ...': the read range when it is one size."""
-    match = re.match(r"\(R\) (?P<lo>\S+?)-(?P<hi>\S+?),", text)
+    """bs_bytes of the read range when it is one size.
+
+    2.19+: '(R) 1024KiB-1024KiB, (W) ...'; 2.17-2.18: '4096B-4096B,4096B-4096B,...';
+    before 2.17: '4K-4K/4K-4K/4K-4K' with K meaning 1024.
+    """
+    match = re.match(r"(?:\(R\) )?(?P<lo>[^-,/\s]+)-(?P<hi>[^-,/\s]+)", text)
     if not match or match["lo"] != match["hi"]:
         return None
-    try:
-        return int(units.parse_size(match["lo"]))
-    except units.UnitError:
-        return None
+    # '4K' and '4096B' read as fio option sizes (K = 1024); '16.0KiB' and '16.4kB' say their base.
+    for parse_size in (units.parse_fio2_size, units.parse_size):
+        try:
+            return int(parse_size(match["lo"]))
+        except units.UnitError:
+            continue
+    return None
+
+
+def _is_legacy(version: str) -> bool:
+    """True for fio versions before 2.17, whose text output uses the old formats."""
+    numbers = re.match(r"(\d+)\.(\d+)", version)
+    return bool(numbers) and (int(numbers[1]), int(numbers[2])) < (2, 17)
 
 
 def _counts(text: str) -> list[int]:
@@ -185,8 +212,9 @@ def _counts(text: str) -> list[int]:
 _STAT_GROUPS = (("min", "min"), ("max", "max"), ("mean", "avg"), ("stdev", "stdev"))
 
 
-def _bw_samples(match: re.Match[str]) -> dict[str, units.Number]:
-    factor = units.parse_size("1" + match["unit"])
+def _bw_samples(match: re.Match[str], legacy: bool) -> dict[str, units.Number]:
+    # Before 2.17 "KB"/"MB" mean KiB/MiB; from 2.17 fio spells IEC and SI out.
+    factor = (units.parse_fio2_size if legacy else units.parse_size)("1" + match["unit"])
     samples = {key: units.scaled(match[group], factor) for key, group in _STAT_GROUPS}
     samples["per_pct"] = float(match["per"])
     if match["n"]:
@@ -230,6 +258,7 @@ class _Parser:
         self.percentiles: tuple[dict[str, Any], str] | None = None
         self.group: dict[str, Any] | None = None
         self.section = "preamble"  # preamble | job | status | disks
+        self.legacy = False  # fio before 2.17: other line formats, KB meaning KiB
 
     def run(self) -> list[FioReport]:
         for index, line in enumerate(self.lines):
@@ -294,6 +323,7 @@ class _Parser:
             return False
         report = self._open(index)
         report.tool_version = match["v"]
+        self.legacy = _is_legacy(match["v"])
         return True
 
     def _job_header(self, index: int, line: str) -> bool:
@@ -336,8 +366,21 @@ class _Parser:
         return True
 
     def _direction(self, index: int, line: str) -> bool:
+        if self.job is None:
+            return False
+        old = _DIRECTION_2X.match(line)
+        if old:
+            self.direction = {
+                "iops": units.parse_count(old["iops"]),
+                "bw_bytes_per_s": units.parse_fio2_rate(old["bw"]),
+                "io_bytes": units.parse_fio2_size(old["io"]),
+                "runtime_ms": int(old["runt"]),
+            }
+            self.job[old["dir"]] = self.direction
+            self.legacy = True
+            return True
         match = _DIRECTION.match(line)
-        if not match or self.job is None:
+        if not match:
             return False
         self.direction = {
             "iops": units.parse_count(match["iops"]),
@@ -390,7 +433,7 @@ class _Parser:
             return False
         match = _BW_SAMPLES.match(line)
         if match:
-            self.direction["bw_samples"] = _bw_samples(match)
+            self.direction["bw_samples"] = _bw_samples(match, self.legacy)
             return True
         match = _IOPS_SAMPLES.match(line)
         if match:
@@ -444,6 +487,16 @@ class _Parser:
                 "dropped": _counts(match["dropped"]),
             }
             return True
+        match = _ISSUED_2X.match(line)
+        if match:
+            issued = {
+                "total": [int(match[k]) for k in ("r", "w", "d")],
+                "short": [int(match[k]) for k in ("sr", "sw", "sd")],
+            }
+            if match["dr"] is not None:
+                issued["dropped"] = [int(match[k]) for k in ("dr", "dw", "dd")]
+            self.job["issued"] = issued
+            return True
         if _LATENCY_TARGET.match(line):
             return True
         return False
@@ -458,8 +511,21 @@ class _Parser:
             self.group = {"id": int(match["g"])}
             report.groups.append(self.group)
             return True
+        if self.group is None:
+            return False
+        old = _GROUP_LINE_2X.match(line)
+        if old:
+            self.group[old["dir"].lower()] = {
+                "bw_bytes_per_s": units.parse_fio2_rate(old["bw"]),
+                "bw_min_bytes_per_s": units.parse_fio2_rate(old["min"]),
+                "bw_max_bytes_per_s": units.parse_fio2_rate(old["max"]),
+                "io_bytes": units.parse_fio2_size(old["io"]),
+                "run_min_ms": int(old["rmin"]),
+                "run_max_ms": int(old["rmax"]),
+            }
+            return True
         match = _GROUP_LINE.match(line)
-        if not match or self.group is None:
+        if not match:
             return False
         self.group[match["dir"].lower()] = {
             "bw_bytes_per_s": units.parse_rate(match["bw"]),
