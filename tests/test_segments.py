@@ -105,3 +105,8 @@ def test_prompt_forms_of_seed_002():
         ("/usr/sbin/nvme list", None, ["Node             SN"]),
         ("echo 3 > /proc/sys/vm/drop_caches ; rm -f ./fio.test; fio -name=c", "fio", ["c out"]),
     ]
+
+
+def test_a_comment_after_a_bare_hash_is_not_a_command():
+    (segment,) = split("#set read 50% write 50%\nrwmixread=50\n")
+    assert segment.command is None and segment.label == "set read 50% write 50%"

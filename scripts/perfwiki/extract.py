@@ -60,7 +60,7 @@ def _runs_of_segment(segment: Segment, path: str, digest: str, out: Extracted) -
                 tool=tool,
                 tool_version=report.tool_version,
                 format="text",
-                label=segment.label,
+                label=getattr(report, "label", None) or segment.label,
                 section=segment.section,
                 command=command,
                 source=Source(path, segment.command_line if command else first, last, digest),

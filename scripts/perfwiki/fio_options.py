@@ -24,6 +24,8 @@ _OPTIONS: dict[str, tuple[str, Callable[[str], Any]]] = {
     "name": ("name", str),
     "rw": ("rw", str),
     "readwrite": ("rw", str),
+    "description": ("description", str),
+    "bssplit": ("bssplit", str),
     "bs": ("bs_bytes", units.parse_fio_option_size),
     "blocksize": ("bs_bytes", units.parse_fio_option_size),
     "iodepth": ("iodepth", int),
@@ -64,10 +66,33 @@ def _words_after_fio(command: str) -> list[str]:
     return []
 
 
-def params_from_command(command: str) -> tuple[dict[str, Any], list[str]]:
-    """Params from a fio command line, and warnings for values that did not read."""
+def params_from_options(options: list[tuple[str, str | None]]) -> tuple[dict[str, Any], list[str]]:
+    """Params from (option, value) pairs, as a command line or a job file gives them.
+
+    A value of None is a bare switch (`--time_based`, or `time_based` in a job file).
+    """
     params: dict[str, Any] = {}
     warnings: list[str] = []
+    for key, value in options:
+        if key not in _OPTIONS:
+            continue
+        name, convert = _OPTIONS[key]
+        if value is None:
+            if key in _SWITCHES:
+                params[name] = True
+            continue
+        try:
+            params[name] = convert(value.strip())
+        except (units.UnitError, ValueError):
+            warnings.append(f"cannot read fio option {key}={value}")
+    if "size_bytes" not in params and "filesize_bytes" in params:
+        params["size_bytes"] = params["filesize_bytes"]
+    return params, warnings
+
+
+def params_from_command(command: str) -> tuple[dict[str, Any], list[str]]:
+    """Params from a fio command line, and warnings for values that did not read."""
+    options: list[tuple[str, str | None]] = []
     job_files: list[str] = []
     for word in _words_after_fio(command):
         if not word.startswith("-"):
@@ -75,19 +100,8 @@ def params_from_command(command: str) -> tuple[dict[str, Any], list[str]]:
             continue
         # fio takes options with one dash or two: -direct=1 and --direct=1.
         key, has_value, value = word.lstrip("-").partition("=")
-        if key not in _OPTIONS:
-            continue
-        name, convert = _OPTIONS[key]
-        if not has_value:
-            if key in _SWITCHES:
-                params[name] = True
-            continue
-        try:
-            params[name] = convert(value)
-        except (units.UnitError, ValueError):
-            warnings.append(f"cannot read fio option --{key}={value}")
-    if "size_bytes" not in params and "filesize_bytes" in params:
-        params["size_bytes"] = params["filesize_bytes"]
+        options.append((key, value if has_value else None))
+    params, warnings = params_from_options(options)
     if job_files:
         params["job_files"] = job_files
     return params, warnings

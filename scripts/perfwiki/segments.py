@@ -194,7 +194,7 @@ def _command_in(line: str, after_prompt_line: bool = False) -> tuple[str | None,
         return rest, tool
     # Behind an explicit user@host prompt any command counts (ls, df): it ends
     # the previous tool's output. A bare "# text" is a comment, not a prompt.
-    if prompt and not re.match(r"^[$#%]\s", prompt):
+    if prompt and prompt.strip() not in ("$", "#", "%"):
         return rest, None
     return None, None
 

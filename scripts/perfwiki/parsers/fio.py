@@ -56,7 +56,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .. import units
-from ..fio_options import params_from_command
+from ..fio_options import params_from_command, params_from_options
 
 NAME = "fio"
 FORMATS = ("text",)
@@ -121,6 +121,11 @@ _GROUP_LINE_2X = re.compile(
     r"^\s*(?P<dir>READ|WRITE|TRIM|MIXED): io=(?P<io>[^,]+?)\s*, aggrb=(?P<bw>[^,]+?)\s*, minb=(?P<min>[^,]+?)\s*, "
     r"maxb=(?P<max>[^,]+?)\s*, mint=(?P<rmin>\d+)msec, maxt=(?P<rmax>\d+)msec\s*$"
 )
+# A job file shown in the text: "[global]", "[iometer]", "rw=randrw", "time_based".
+_JOBFILE_SECTION = re.compile(r"^\s*\[(?P<name>[^\]\s][^\]]*)\]\s*$")
+_JOBFILE_OPTION = re.compile(r"^\s*(?P<key>[a-z_]+)\s*(?:=\s*(?P<value>.*?))?\s*$")
+# A short line of the author's between reports names the next one ("direct sync").
+_MAX_LABEL_CHARS = 60
 _DISK_HEADER = re.compile(r"^\s*Disk stats \(read/write\):\s*$")
 _DISK_LINE = re.compile(r"^\s*(?P<name>[^\s:]+): (?P<body>ios=.*)$")
 # Lines fio prints that carry nothing we report; recognised so that anything
@@ -148,6 +153,8 @@ class FioReport:
     warnings: list[str] = field(default_factory=list)
     problems: list[tuple[int, str]] = field(default_factory=list)
     job_lines: list[int] = field(default_factory=list)  # where each job's result header is
+    label: str | None = None  # the author's short line just before this report, if any
+    job_file: dict[str, list[tuple[str, str | None]]] = field(default_factory=dict)
 
     @property
     def metrics(self) -> dict[str, Any]:
@@ -259,6 +266,9 @@ class _Parser:
         self.group: dict[str, Any] | None = None
         self.section = "preamble"  # preamble | job | status | disks
         self.legacy = False  # fio before 2.17: other line formats, KB meaning KiB
+        self.job_file: dict[str, list[tuple[str, str | None]]] = {}
+        self.job_file_section: str | None = None
+        self.pending_label: str | None = None
 
     def run(self) -> list[FioReport]:
         for index, line in enumerate(self.lines):
@@ -271,9 +281,11 @@ class _Parser:
         finished = self.section in ("status", "disks") and self._completed()
         if self.report is None or (may_start_new and finished):
             self._close()
-            self.report = FioReport(line_start=index, line_end=index)
+            self.report = FioReport(line_start=index, line_end=index, label=self.pending_label)
+            self.report.job_file = self.job_file
             self.reports.append(self.report)
             self.section = "preamble"
+            self.pending_label = None
         return self.report
 
     def _completed(self) -> bool:
@@ -313,8 +325,29 @@ class _Parser:
             # fio's own messages (errors, queue-depth notes) belong to the run.
             self._open(index).warnings.append(line.strip())
             return
-        if self.report is not None and self.section != "preamble":
+        between_reports = self.report is None or (self.section in ("status", "disks") and self._completed())
+        if between_reports:
+            self._between_reports(line)
+        elif self.section != "preamble":
             self.report.warnings.append(f"line not understood: {line.strip()}")
+
+    def _between_reports(self, line: str) -> None:
+        """Text before a report: a job file, or the author's words naming the next run."""
+        section = _JOBFILE_SECTION.match(line)
+        if section:
+            self.job_file_section = section["name"]
+            self.job_file = {**self.job_file, section["name"]: []}
+            return
+        stripped = line.strip()
+        option = _JOBFILE_OPTION.match(line)
+        if self.job_file_section and option and not stripped.startswith(("#", ";")):
+            self.job_file[self.job_file_section].append((option["key"], option["value"]))
+            return
+        if stripped.startswith(("#", ";")) or not re.search(r"\w", stripped):
+            return  # job-file comments and ===== rulers
+        self.job_file_section = None
+        if len(stripped) <= _MAX_LABEL_CHARS:
+            self.pending_label = stripped
 
     # -- preamble -----------------------------------------------------------
     def _version(self, index: int, line: str) -> bool:
@@ -571,6 +604,13 @@ def params(report: FioReport, command: str | None) -> tuple[dict[str, Any], list
     the header never shows (direct, runtime, size, numjobs).
     """
     merged, warnings = params_from_command(command) if command else ({}, [])
+    if report.job_file:
+        job_name = report.headers[0]["name"] if report.headers else None
+        options = report.job_file.get("global", []) + report.job_file.get(job_name, [])
+        from_file, file_warnings = params_from_options(options)
+        merged = {**from_file, **merged}
+        warnings += file_warnings
+        merged["job_file_sections"] = sorted(report.job_file)
     if report.headers:
         header = report.headers[0]
         for key in ("rw", "bs_bytes", "ioengine", "iodepth"):
