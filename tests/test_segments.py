@@ -110,3 +110,13 @@ def test_prompt_forms_of_seed_002():
 def test_a_comment_after_a_bare_hash_is_not_a_command():
     (segment,) = split("#set read 50% write 50%\nrwmixread=50\n")
     assert segment.command is None and segment.label == "set read 50% write 50%"
+
+
+def test_comments_inside_a_paste_of_outputs_label_the_output_below_them():
+    text = "```\n# 4KB随机读\nfirst output\n# 4KB随机写\nDisk stats of the first\nsecond output\n```\n"
+    (segment,) = split(text)
+    assert segment.command is None
+    assert segment.markers == [(4, "4KB随机写")]
+    assert segment.label == "4KB随机读"
+    assert segment.label_at(3) == "4KB随机读"
+    assert segment.label_at(6) == "4KB随机写"

@@ -53,6 +53,7 @@ def _runs_of_segment(segment: Segment, path: str, digest: str, out: Extracted) -
             continue
         # The command belongs to the first invocation printed after it.
         command = segment.command if position == 0 else None
+        label = _label(segment, report, position)
         params, warnings = parser.params(report, command)
         out.runs.append(
             Run(
@@ -60,7 +61,7 @@ def _runs_of_segment(segment: Segment, path: str, digest: str, out: Extracted) -
                 tool=tool,
                 tool_version=report.tool_version,
                 format="text",
-                label=getattr(report, "label", None) or segment.label,
+                label=label,
                 section=segment.section,
                 command=command,
                 source=Source(path, segment.command_line if command else first, last, digest),
@@ -69,6 +70,16 @@ def _runs_of_segment(segment: Segment, path: str, digest: str, out: Extracted) -
                 warnings=warnings + report.warnings,
             )
         )
+
+
+def _label(segment: Segment, report, position: int) -> str | None:
+    """The nearest label above a report: a comment in the segment, or the parser's own find."""
+    first = segment.lines[report.line_start].number
+    if position > 0 or segment.command is None:
+        from_segment = segment.label_at(first)
+    else:
+        from_segment = segment.label
+    return getattr(report, "label", None) or from_segment
 
 
 def extract(path: str, data: bytes) -> Extracted:

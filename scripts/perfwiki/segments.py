@@ -78,6 +78,18 @@ class Segment:
     label: str | None = None
     section: str | None = None
     tool_hint: str | None = None  # the tool the command invokes, when it names one
+    # Comments met inside the segment, with their line numbers: in a paste of several
+    # outputs without commands, each names the output that follows it.
+    markers: list[tuple[int, str]] = field(default_factory=list)
+
+    def label_at(self, line_number: int) -> str | None:
+        """The label of output starting at `line_number`: the nearest comment above it,
+        except that a comment under a command ("# result") does not rename the command."""
+        if self.command is None:
+            above = [text for number, text in self.markers if number < line_number]
+            if above:
+                return above[-1]
+        return self.label
 
     @property
     def line_start(self) -> int:
@@ -293,6 +305,8 @@ def _split_block(block: _Block) -> list[Segment]:
         comment = _comment_label(line.text)
         if comment is not None:
             pending_label = comment
+            if current is not None:
+                current.markers.append((line.number, comment))
             continue
         if current is None:
             if not line.text.strip():
