@@ -1,0 +1,111 @@
+"""Every fio run in the five seed pages: exact counts, spot values as fio printed them, goldens."""
+
+from __future__ import annotations
+
+import pytest
+import yaml
+
+from perfwiki.extract import assign_ids, extract
+from support import golden
+
+KiB, MiB = 2**10, 2**20
+SEEDS = {
+    "000": ("000_c5bf5583b403651e.txt", 12),
+    "001": ("001_217b3b91532e58e6.txt", 54),
+    "002": ("002_d97d8e1b2cafb357.txt", 22),
+    "003": ("003_b17219a0f97acf24.txt", 4),
+    "004": ("004_c57effe2b68a336c.txt", 4),
+}
+
+
+def fio_runs(seeds, key):
+    name, _ = SEEDS[key]
+    found = extract(f"seeds/{name}", (seeds / name).read_bytes())
+    runs = [run for run in found.runs if run.tool == "fio"]
+    assign_ids(runs)
+    return runs, found.problems
+
+
+@pytest.mark.parametrize("key", sorted(SEEDS))
+def test_exact_number_of_fio_runs_each_with_version_and_label(seeds, key):
+    runs, problems = fio_runs(seeds, key)
+    assert len(runs) == SEEDS[key][1]
+    assert all(run.tool_version for run in runs)
+    assert all(run.label for run in runs)
+    assert [p for p in problems if "fio" in p.message] == []
+    # Nothing inside a fio block is silently dropped.
+    assert [w for run in runs for w in run.warnings if w.startswith("line not understood")] == []
+
+
+def direction(run, name):
+    return run.metrics["jobs"][0][name]
+
+
+def test_seed_001_linux_transcripts_without_commands_and_windows_prompts(seeds):
+    runs, _ = fio_runs(seeds, "001")
+    first = runs[0]
+    assert (first.command, first.label, first.tool_version) == (None, "4KB随机读", "3.7")
+    assert direction(first, "read")["iops"] == 195
+    assert direction(first, "read")["bw_bytes_per_s"] == 782 * KiB
+    # Its Disk stats were pasted after the next run's comment; they still belong to it.
+    assert first.metrics["disks"][0]["read_ios"] == 11821
+    assert runs[1].label == "4KB随机写" and runs[1].metrics["disks"][0]["write_ios"] == 454672
+    windows = next(run for run in runs if run.source.line_start == 1338)
+    assert windows.command.startswith("c:\\fio\\fio\\fio --name=random-read --ioengine=windowsaio")
+    assert (windows.tool_version, windows.label) == ("3.27", "4KB随机读")
+    assert direction(windows, "read")["iops"] == 2811
+    assert direction(windows, "read")["bw_bytes_per_s"] == pytest.approx(11.0 * MiB)
+    assert windows.metrics["disks"] == []
+    assert windows.params["ioengine"] == "windowsaio"
+    assert direction(runs[31], "write")["zone_resets"] == 0
+
+
+def test_seed_002_fio_2_2_8_and_3_x_with_every_prompt_form(seeds):
+    runs, _ = fio_runs(seeds, "002")
+    assert all(run.command for run in runs)
+    first = runs[0]
+    assert direction(first, "write")["iops"] == 18_900
+    assert direction(first, "write")["bw_bytes_per_s"] == pytest.approx(74.0 * MiB)
+    old = next(run for run in runs if run.source.line_end >= 848 >= run.source.line_start)
+    assert old.tool_version == "2.2.8"
+    assert old.command.startswith("fio  -bs=4k -direct=1 -buffered=0 -thread -rw=randwrite")
+    write = direction(old, "write")
+    assert (write["iops"], write["bw_bytes_per_s"], write["runtime_ms"]) == (40193, 160775 * KiB, 30001)
+    assert write["io_bytes"] == pytest.approx(4710.4 * MiB)
+    assert old.params["direct"] is True and old.params["buffered"] is False
+    assert {run.tool_version for run in runs} == {"2.2.8", "3.1", "3.7"}
+
+
+def test_seed_003_fio_2_1_3_with_single_dash_options(seeds):
+    runs, _ = fio_runs(seeds, "003")
+    assert [run.label for run in runs] == ["测试随机写 IOPS", "测试随机读 IOPS", "测试顺序写 IOPS", "测试顺序读 IOPS"]
+    first = runs[0]
+    assert first.command.startswith("fio -direct=1 -iodepth=128 -rw=randwrite")
+    assert (first.params["iodepth"], first.params["bs_bytes"], first.params["size_bytes"]) == (128, 4096, 2**30)
+    write = direction(first, "write")
+    assert (write["iops"], write["bw_bytes_per_s"], write["io_bytes"]) == (12068, 48273 * KiB, 2**30)
+    assert write["clat_ns"]["mean"] == 10_580_110
+    assert write["bw_samples"]["mean"] == pytest.approx(49291.00 * KiB)
+    assert first.metrics["jobs"][0]["issued"] == {"total": [0, 262144, 0], "short": [0, 0, 0]}
+    assert first.metrics["groups"][0]["write"]["bw_bytes_per_s"] == 48272 * KiB
+    assert first.metrics["disks"][0]["name"] == "dm-0"
+    assert first.metrics["disks"][0]["aggr"]["write_ios"] == 257024
+
+
+def test_seed_004_job_file_and_labels_from_the_page(seeds):
+    runs, _ = fio_runs(seeds, "004")
+    assert [run.label for run in runs] == ["default no cache", "direct sync", "write through", "write back"]
+    first = runs[0]
+    assert first.command is None
+    assert first.params["rwmixread"] == 50 and first.params["runtime_s"] == 60 and first.params["direct"] is True
+    assert first.params["bssplit"] == "512/10:1k/5:2k/5:4k/60:8k/2:16k/4:32k/4:64k/10"
+    assert direction(first, "read")["iops"] == 2643
+    assert direction(first, "write")["iops"] == 2632
+    assert direction(first, "read")["bw_bytes_per_s"] == pytest.approx(15.0 * MiB)
+
+
+@pytest.mark.parametrize("key", sorted(SEEDS))
+def test_golden(seeds, key, update_goldens):
+    runs, _ = fio_runs(seeds, key)
+    document = yaml.safe_dump([run.to_dict() for run in runs], sort_keys=True, allow_unicode=True, width=4096)
+    golden(f"fio/seed-{key}.yaml", document, update_goldens)
