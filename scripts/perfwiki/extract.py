@@ -60,7 +60,7 @@ def _runs_of_segment(segment: Segment, path: str, digest: str, out: Extracted) -
                 id="",
                 tool=tool,
                 tool_version=report.tool_version,
-                format="text",
+                format=getattr(report, "format", "text"),
                 label=label,
                 section=segment.section,
                 command=command,

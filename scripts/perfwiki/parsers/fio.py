@@ -52,11 +52,12 @@ sizes by their IEC or SI prefix. Values are what fio printed: "IOPS=188k" is
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from typing import Any
 
 from .. import units
 from ..fio_options import params_from_command, params_from_options
+from . import fio_json, fio_terse
+from .fio_report import FioReport
 
 NAME = "fio"
 FORMATS = ("text",)
@@ -139,40 +140,12 @@ _NOISE = [
 ]
 
 
-@dataclass
-class FioReport:
-    """One fio invocation's output: what parse() finds in a segment."""
-
-    line_start: int  # 0-based index into the segment's lines
-    line_end: int
-    tool_version: str | None = None
-    headers: list[dict[str, Any]] = field(default_factory=list)
-    jobs: list[dict[str, Any]] = field(default_factory=list)
-    groups: list[dict[str, Any]] = field(default_factory=list)
-    disks: list[dict[str, Any]] = field(default_factory=list)
-    warnings: list[str] = field(default_factory=list)
-    problems: list[tuple[int, str]] = field(default_factory=list)
-    job_lines: list[int] = field(default_factory=list)  # where each job's result header is
-    label: str | None = None  # the author's short line just before this report, if any
-    job_file: dict[str, list[tuple[str, str | None]]] = field(default_factory=dict)
-
-    @property
-    def metrics(self) -> dict[str, Any]:
-        return {"jobs": self.jobs, "groups": self.groups, "disks": self.disks}
-
-    def has_results(self) -> bool:
-        """A job that did I/O, or one that failed with an error: either is worth publishing."""
-        return any(_did_io(job) or job.get("error") for job in self.jobs)
-
-
-def _did_io(job: dict[str, Any]) -> bool:
-    return any(direction in job for direction in ("read", "write", "trim", "mixed"))
-
-
 def detect(text: str) -> float:
-    """Confidence that `text` is fio normal output."""
-    if re.search(r"\(groupid=\d+, jobs=\d+\)", text):
+    """Confidence that `text` is fio output, in any of its formats."""
+    if re.search(r"\(groupid=\d+, jobs=\d+\)", text) or re.search(r'"fio version"\s*:', text):
         return 1.0
+    if re.search(fio_terse.TERSE_LINE.pattern, text, re.M):
+        return 0.9
     if re.search(r"^\s*fio-\d+\.\d+", text, re.M) or re.search(r"\(g=\d+\): rw=", text):
         return 0.6
     return 0.0
@@ -585,8 +558,48 @@ class _Parser:
 
 
 def parse(text: str) -> list[FioReport]:
-    """Every fio invocation in one segment's output (usually one). Pure: no I/O."""
-    reports = _Parser(text.split("\n")).run()
+    """Every fio invocation in one segment's output (usually one), in whatever format. Pure.
+
+    One run printed in several formats at once (`--output-format=terse,json,normal`)
+    is kept once, from the richest: JSON, then normal text, then terse.
+    """
+    documents = fio_json.parse(text)
+    lines = text.split("\n")
+    for document in documents:  # hide JSON from the text parser, keeping line numbers
+        lines[document.line_start : document.line_end + 1] = [""] * (document.line_end - document.line_start + 1)
+    terse = fio_terse.parse("\n".join(lines))
+    for report in terse:
+        lines[report.line_start : report.line_end + 1] = [""] * (report.line_end - report.line_start + 1)
+    text_reports = _parse_text(lines)
+    kept: list[FioReport] = []
+    # A kept report absorbs at most one copy of itself per other format.
+    absorbed: set[tuple[int, str]] = set()
+    for report in documents + text_reports + terse:
+        twin = next(
+            (
+                i
+                for i, other in enumerate(kept)
+                if (i, report.format) not in absorbed and _same_run_other_format(report, other)
+            ),
+            None,
+        )
+        if twin is None:
+            kept.append(report)
+        else:
+            absorbed.add((twin, report.format))
+    return sorted(kept, key=lambda report: report.line_start)
+
+
+def _same_run_other_format(one: FioReport, other: FioReport) -> bool:
+    """The same jobs printed in another format by the same fio invocation."""
+    if one.format == other.format or (one.format.startswith("json") and other.format.startswith("json")):
+        return False
+    names = [job["name"] for job in one.jobs]
+    return bool(names) and names == [job["name"] for job in other.jobs]
+
+
+def _parse_text(lines: list[str]) -> list[FioReport]:
+    reports = _Parser(lines).run()
     for report in reports:
         if not report.jobs:
             report.problems.append((report.line_start, "fio output without any job result block"))
