@@ -55,7 +55,7 @@ class _Fields:
 
 
 def _usec_stats(values: list[str]) -> dict[str, units.Number]:
-    return {key: units.to_ns(value, "usec") for key, value in zip(("min", "max", "mean", "stdev"), values)}
+    return {key: units.to_ns(value, "usec") for key, value in zip(("min", "max", "mean", "stdev"), values, strict=True)}
 
 
 def _direction(fields: _Fields, version: int) -> dict[str, Any] | None:
@@ -133,7 +133,7 @@ def parse_line(line: str) -> tuple[dict[str, Any], list[dict[str, Any]], str]:
         "majf": int(majf),
         "minf": int(minf),
     }
-    job["io_depths_pct"] = {key: float(value.rstrip("%")) for key, value in zip(_DEPTHS, fields.take(7))}
+    job["io_depths_pct"] = {key: float(value.rstrip("%")) for key, value in zip(_DEPTHS, fields.take(7), strict=True)}
     buckets = _buckets(fields.take(10), _US_EDGES, 1000, False) + _buckets(fields.take(12), _MS_EDGES, 1_000_000, True)
     if buckets:
         job["lat_buckets"] = buckets
@@ -142,7 +142,7 @@ def parse_line(line: str) -> tuple[dict[str, Any], list[dict[str, Any]], str]:
     while len(rest) >= 9 and not rest[0].isdigit():
         name, *numbers, util = rest[:9]
         disk: dict[str, Any] = {"name": name}
-        disk.update({key: int(value) for key, value in zip(_DISK_KEYS, numbers)})
+        disk.update({key: int(value) for key, value in zip(_DISK_KEYS, numbers, strict=True)})
         disk["util_pct"] = float(util.rstrip("%"))
         disks.append(disk)
         rest = rest[9:]
