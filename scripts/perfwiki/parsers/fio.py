@@ -57,7 +57,7 @@ from typing import Any
 from .. import units
 from ..fio_options import params_from_command, params_from_options
 from . import fio_json, fio_terse
-from .fio_report import FioReport
+from .fio_report import PSHARED_NOTICE, FioReport, fio_message
 
 NAME = "fio"
 FORMATS = ("text",)
@@ -110,6 +110,9 @@ _ISSUED_2X = re.compile(
     r"^\s*issued\s*: total=r=(?P<r>\d+)/w=(?P<w>\d+)/d=(?P<d>\d+), short=r=(?P<sr>\d+)/w=(?P<sw>\d+)/d=(?P<sd>\d+)"
     r"(?:, drop=r=(?P<dr>\d+)/w=(?P<dw>\d+)/d=(?P<dd>\d+))?\s*$"
 )
+_SYNC_HEADER = re.compile(r"^\s*fsync/fdatasync/sync_file_range(?:/syncfs)?:\s*$")
+_ERRORS = re.compile(r"^\s*errors\s*: total=(?P<total>\d+), first_error=(?P<first>\d+)/<(?P<text>[^>]*)>\s*$")
+_STEADYSTATE = re.compile(r"^\s*steadystate\s*: attained=(?P<attained>\w+)")
 _LATENCY_TARGET = re.compile(r"^\s*latency\s*: target=")
 _RUN_STATUS = re.compile(r"^\s*Run status group (?P<g>\d+) \(all jobs\):\s*$")
 _GROUP_LINE = re.compile(
@@ -134,7 +137,6 @@ _DISK_LINE = re.compile(r"^\s*(?P<name>[^\s:]+): (?P<body>ios=.*)$")
 _NOISE = [
     re.compile(r"^\s*Jobs: \d+"),
     re.compile(r"^\s*\.\.\.\s*$"),
-    re.compile(r"^\s*fio: this platform does not support process shared mutexes"),
     re.compile(r"^\s*\S+: Laying out IO file"),
     re.compile(r"^\s*Description\s*: \["),
 ]
@@ -294,9 +296,12 @@ class _Parser:
                 return
         if any(pattern.match(line) for pattern in _NOISE) or _STARTING.match(line):
             return
-        if line.lstrip().startswith("fio: ") or line.lstrip().startswith("note: "):
+        message = fio_message(line)
+        if message:
             # fio's own messages (errors, queue-depth notes) belong to the run.
-            self._open(index).warnings.append(line.strip())
+            self._open(index).warnings.append(message)
+            return
+        if PSHARED_NOTICE.match(line):
             return
         between_reports = self.report is None or (self.section in ("status", "disks") and self._completed())
         if between_reports:
@@ -503,6 +508,22 @@ class _Parser:
                 issued["dropped"] = [int(match[k]) for k in ("dr", "dw", "dd")]
             self.job["issued"] = issued
             return True
+        if _SYNC_HEADER.match(line):
+            self.direction = None  # the sync lines that follow belong to the job, not a direction
+            self.job.setdefault("sync", {})
+            return True
+        match = _ERRORS.match(line)
+        if match:
+            self.job["errors"] = {
+                "total": int(match["total"]),
+                "first_error": int(match["first"]),
+                "text": match["text"],
+            }
+            return True
+        match = _STEADYSTATE.match(line)
+        if match:
+            self.job["steadystate_attained"] = match["attained"] == "yes"
+            return True
         if _LATENCY_TARGET.match(line):
             return True
         return False
@@ -571,6 +592,10 @@ def parse(text: str) -> list[FioReport]:
     for report in terse:
         lines[report.line_start : report.line_end + 1] = [""] * (report.line_end - report.line_start + 1)
     text_reports = _parse_text(lines)
+    if documents or terse:
+        # fio's messages before a JSON document or terse lines are their preamble (kept as
+        # warnings there), not a text report of their own.
+        text_reports = [report for report in text_reports if report.jobs]
     kept: list[FioReport] = []
     # A kept report absorbs at most one copy of itself per other format.
     absorbed: set[tuple[int, str]] = set()

@@ -36,7 +36,7 @@ import re
 from typing import Any
 
 from .. import units
-from .fio_report import DIRECTIONS, FioReport
+from .fio_report import DIRECTIONS, FioReport, fio_message
 
 _LATENCY_KINDS = ("slat", "clat", "lat")
 _DEPTH_KEYS = ("1", "2", "4", "8", "16", "32", ">=64")
@@ -228,8 +228,9 @@ def parse(text: str) -> list[FioReport]:
         current = report(document, first, last)
         # fio prints its messages (errors, notes) before the document, even with --output.
         for line in lines[previous_end + 1 : first]:
-            if line.strip().startswith(("fio:", "note:")):
-                current.warnings.append(line.strip())
+            message = fio_message(line)
+            if message:
+                current.warnings.append(message)
         previous_end = last
         start = _started_at(document)
         if reports and _same_jobs(reports[-1], current) and _same_start(starts[-1], start):

@@ -2,10 +2,22 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
 DIRECTIONS = ("read", "write", "trim", "mixed")
+
+# Every Windows build prints this; it says nothing about the run.
+PSHARED_NOTICE = re.compile(r"^\s*fio: this platform does not support process shared mutexes")
+
+
+def fio_message(line: str) -> str | None:
+    """A message fio printed about the run ("fio: io_u error ...", "note: ..."), worth keeping."""
+    stripped = line.strip()
+    if not stripped.startswith(("fio: ", "note: ")) or PSHARED_NOTICE.match(stripped):
+        return None
+    return stripped
 
 
 @dataclass

@@ -1,0 +1,154 @@
+"""fio edge cases on synthetic inputs assembled from real example lines (see reference/fio-output.md)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from perfwiki.extract import extract
+from perfwiki.parsers import fio
+
+KiB, MiB = 2**10, 2**20
+
+
+def only(text: str):
+    (report,) = fio.parse(text)
+    return report
+
+
+def test_synthetic_fio_2_0_13_padding_and_uppercase_suffixes():
+    report = only(
+        "\n".join(
+            [
+                "fio-2.0.13",
+                "iometer: (groupid=0, jobs=1): err= 0: pid=2619: Mon Jul  3 22:30:33 2023",
+                "  read : io=150928KB, bw=514874 B/s, iops=31 , runt=300171msec",
+                "    clat (usec): min=22 , max=1805.8K, avg=806.62, stdev=13.29",
+                "    bw (KB/s)  : min=    0, max=   93, per=4.60%, avg=23.10, stdev=13.29",
+                "     issued    : total=r=9433/w=5950/d=0, short=r=0/w=0/d=0",
+                "",
+                "Run status group 0 (all jobs):",
+                "   READ: io=150928KB, aggrb=502KB/s, minb=502KB/s, maxb=502KB/s, mint=300171msec, maxt=300171msec",
+            ]
+        )
+    )
+    read = report.jobs[0]["read"]
+    assert (read["io_bytes"], read["bw_bytes_per_s"], read["iops"], read["runtime_ms"]) == (
+        150928 * KiB,
+        514874,
+        31,
+        300171,
+    )
+    assert read["clat_ns"]["max"] == 1_805_800_000  # 1805.8K usec
+    assert read["bw_samples"]["mean"] == pytest.approx(23.10 * KiB)
+    assert report.jobs[0]["issued"]["total"] == [9433, 5950, 0]
+    assert report.groups[0]["read"]["bw_bytes_per_s"] == 502 * KiB
+    assert report.warnings == []
+
+
+def test_synthetic_error_job_without_results_is_still_a_run():
+    report = only(
+        "\n".join(
+            [
+                "fio: io_u error on file /dev/sdb: Input/output error: read offset=0, buflen=4096",
+                "fio-3.28",
+                "zns-fio-seq: (groupid=0, jobs=1): err= 5 (file:io_u.c:1787, func=io_u error, "
+                "error=Input/output error): pid=14693: Mon Nov 15 10:00:00 2021",
+                "  cpu          : usr=0.00%, sys=0.00%, ctx=1, majf=0, minf=9",
+            ]
+        )
+    )
+    job = report.jobs[0]
+    assert (job["error"], job["error_text"]) == (5, "file:io_u.c:1787, func=io_u error, error=Input/output error")
+    assert report.has_results() and report.problems == []
+    assert report.warnings == ["fio: io_u error on file /dev/sdb: Input/output error: read offset=0, buflen=4096"]
+
+
+def test_synthetic_sync_block_zone_resets_and_steadystate():
+    report = only(
+        "\n".join(
+            [
+                "fio-3.25",
+                "etcd: (groupid=0, jobs=1): err= 0: pid=1: Thu Jan  1 00:00:00 2021",
+                "  write: IOPS=4801, BW=18.8MiB/s (19.7MB/s)(22.0MiB/1173msec); 0 zone resets",
+                "  fsync/fdatasync/sync_file_range:",
+                "    sync (usec): min=161, max=345, avg=192.48, stdev=20.09",
+                "    sync percentiles (usec):",
+                "     |  1.00th=[  167], 99.00th=[  262]",
+                "  steadystate  : attained=yes, bw=24.3GiB/s (25.5GB/s), iops=398k, iops mean dev=1.215%",
+                "     issued rwts: total=0,5632,0,0 short=5631,0,0,0 dropped=0,0,0,0",
+            ]
+        )
+    )
+    job = report.jobs[0]
+    assert job["write"]["zone_resets"] == 0
+    assert job["sync"]["lat_ns"]["mean"] == 192_480
+    assert job["sync"]["percentiles_ns"] == {"1.00": 167_000, "99.00": 262_000}
+    assert job["steadystate_attained"] is True
+    assert job["issued"] == {"total": [0, 5632, 0, 0], "short": [5631, 0, 0, 0], "dropped": [0, 0, 0, 0]}
+    assert report.warnings == []
+
+
+def test_synthetic_percentile_unit_differs_from_clat_line_and_wide_values():
+    report = only(
+        "\n".join(
+            [
+                "fio-3.1",
+                "x: (groupid=0, jobs=1): err= 0: pid=1: Thu Jan  1 00:00:00 2021",
+                "   read: IOPS=8522, BW=33.3MiB/s (34.9MB/s)(4096MiB/123042msec)",
+                "    clat (nsec): min=1836, max=22866k, avg=116245.10, stdev=2000.00",
+                "    clat percentiles (usec):",
+                "     |  1.00th=[     2], 99.95th=[ 2473984], 99.99th=[16711680]",
+            ]
+        )
+    )
+    read = report.jobs[0]["read"]
+    assert read["clat_ns"]["max"] == 22_866_000
+    assert read["percentiles_ns"] == {"1.00": 2000, "99.95": 2_473_984_000, "99.99": 16_711_680_000}
+
+
+def test_synthetic_json_padding_preamble_and_old_usec_keys():
+    # fio before 3.4 padded percentile maps with duplicate "0.00" keys; before 2.99 latencies were usec.
+    text = (
+        "fio: this platform does not support process shared mutexes, forcing use of threads.\n"
+        "note: both iodepth >= 1 and synchronous I/O engine are selected, queue depth will be capped at 1\n"
+        '{"fio version": "fio-2.1.4", "jobs": [{"jobname": "w", "groupid": 0, "error": 0,\n'
+        ' "write": {"io_bytes": 361984, "bw": 6033, "iops": 11, "runtime": 60000, "total_ios": 707,\n'
+        '  "clat": {"min": 10, "max": 900, "mean": 87.5, "stddev": 2.0,\n'
+        '   "percentile": {"99.000000": 120, "0.00": 0, "0.00": 0}}}}]}\n'
+    )
+    report = only(text)
+    write = report.jobs[0]["write"]
+    assert write["io_bytes"] == 361984 * KiB  # KiB before fio 2.21
+    assert write["bw_bytes_per_s"] == 6033 * KiB
+    assert write["clat_ns"]["mean"] == 87_500
+    assert write["percentiles_ns"] == {"99.00": 120_000}
+    assert len(report.warnings) == 1 and report.warnings[0].startswith("note: both iodepth")
+
+
+def json_document(timestamp: int, elapsed: int, iops: float) -> str:
+    job = {
+        "jobname": "r",
+        "groupid": 0,
+        "error": 0,
+        "elapsed": elapsed,
+        "read": {"io_bytes": 4096, "bw_bytes": 1, "iops": iops, "runtime": 1000, "total_ios": 1},
+    }
+    return json.dumps({"fio version": "fio-3.33", "timestamp": timestamp, "jobs": [job]}, indent=1)
+
+
+def test_synthetic_several_json_documents_status_interval_versus_repeats():
+    snapshots = json_document(1000, 10, 5.0) + "\n" + json_document(1010, 20, 7.0) + "\n"
+    (final,) = fio.parse(snapshots)  # the same run reported twice: keep the last snapshot
+    assert final.jobs[0]["read"]["iops"] == 7.0
+    repeats = json_document(1000, 20, 5.0) + "\n" + json_document(1030, 20, 7.0) + "\n"
+    assert [r.jobs[0]["read"]["iops"] for r in fio.parse(repeats)] == [5.0, 7.0]
+
+
+def test_synthetic_terse_line_cut_short_is_a_problem_with_its_line():
+    found = extract("cut.terse", b"3;fio-3.33;mixed;0;0;80104;80023;20005\n")
+    assert found.runs == []
+    assert [str(p) for p in found.problems] == [
+        "cut.terse:1: fio terse line not understood: terse line ends after 8 fields"
+    ]
