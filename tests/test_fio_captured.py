@@ -153,6 +153,8 @@ def test_two_groups_from_a_job_file(run_fio):
         "fio-3.33-randrw-numjobs2.json",
         "fio-3.33-randrw-numjobs2.terse",
         "fio-3.33-randrw-numjobs2.terse-json-normal.out",
+        "fio-3.33-two-groups.txt",
+        "fio-3.33-randread.json+.json",
     ],
 )
 def test_captured_fixture_golden(name, update_goldens):

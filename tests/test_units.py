@@ -109,3 +109,34 @@ def test_every_prefix_round_trips(whole, hundredths, prefix):
     ]
     expected_hundredths = (whole * 100 + hundredths) * factor
     assert units.parse_size(text) == pytest.approx(expected_hundredths / 100, rel=1e-15)
+
+
+@given(
+    st.integers(min_value=0, max_value=99_999),
+    st.integers(min_value=0, max_value=9),
+    st.sampled_from(["", "k", "K", "M", "G"]),
+)
+def test_every_count_suffix_round_trips(whole, tenth, suffix):
+    """'6813.5k', '1343.6K', '1.2M': counts and latency values carry powers of 1000."""
+    factor = {"": 1, "k": 10**3, "K": 10**3, "M": 10**6, "G": 10**9}[suffix]
+    assert units.parse_count(f"{whole}.{tenth}{suffix}") == pytest.approx((whole * 10 + tenth) * factor / 10, rel=1e-15)
+
+
+@given(
+    st.integers(min_value=0, max_value=999_999),
+    st.integers(min_value=0, max_value=99),
+    st.sampled_from(["nsec", "usec", "msec", "sec"]),
+)
+def test_every_latency_unit_round_trips_to_exact_nanoseconds(whole, hundredths, unit):
+    factor = {"nsec": 1, "usec": 10**3, "msec": 10**6, "sec": 10**9}[unit]
+    result = units.to_ns(f"{whole}.{hundredths:02d}", unit)
+    assert result * 100 == (whole * 100 + hundredths) * factor  # exact: Decimal, not float
+    if unit != "nsec":
+        assert isinstance(result, int)
+
+
+@given(st.integers(min_value=0, max_value=99_999), st.sampled_from(["", "K", "M", "G", "T"]))
+def test_fio_2x_sizes_are_powers_of_1024(value, prefix):
+    factor = {"": 1, "K": 2**10, "M": 2**20, "G": 2**30, "T": 2**40}[prefix]
+    assert units.parse_fio2_size(f"{value}{prefix}B") == value * factor
+    assert units.parse_fio2_rate(f"{value}{prefix}B/s") == value * factor
