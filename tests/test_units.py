@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -130,7 +132,8 @@ def test_every_count_suffix_round_trips(whole, tenth, suffix):
 def test_every_latency_unit_round_trips_to_exact_nanoseconds(whole, hundredths, unit):
     factor = {"nsec": 1, "usec": 10**3, "msec": 10**6, "sec": 10**9}[unit]
     result = units.to_ns(f"{whole}.{hundredths:02d}", unit)
-    assert result * 100 == (whole * 100 + hundredths) * factor  # exact: Decimal, not float
+    # Exact: the printed decimal survives (a fractional nanosecond stays a float of that decimal).
+    assert Decimal(repr(result)) * 100 == (whole * 100 + hundredths) * factor
     if unit != "nsec":
         assert isinstance(result, int)
 
