@@ -41,10 +41,18 @@ def direction(run, name):
     return run.metrics["jobs"][0][name]
 
 
-def test_seed_001_linux_transcripts_without_commands_and_windows_prompts(seeds):
+def test_seed_001_outputs_pasted_apart_from_their_commands_and_windows_prompts(seeds):
     runs, _ = fio_runs(seeds, "001")
     first = runs[0]
-    assert (first.command, first.label, first.tool_version) == (None, "4KB随机读", "3.7")
+    assert (first.label, first.tool_version) == ("4KB随机读", "3.7")
+    # The page lists its commands once (line 205...) and pastes the outputs without them.
+    assert first.command == (
+        "fio --name=random-read --ioengine=posixaio --rw=randread --bs=4k --size=4g --numjobs=1 "
+        "--iodepth=16 --runtime=60 --time_based --direct=1"
+    )
+    assert first.warnings == ["command shown apart from its output, at line 205"]
+    assert first.source.line_start == 292
+    assert runs[4].command.startswith("fio --name=seq-read") and runs[4].params["bs_bytes"] == 2**20
     assert direction(first, "read")["iops"] == 195
     assert direction(first, "read")["bw_bytes_per_s"] == 782 * KiB
     # Its Disk stats were pasted after the next run's comment; they still belong to it.

@@ -32,7 +32,16 @@ def decode(data: bytes) -> str:
     return data.decode("utf-8-sig")
 
 
-def _runs_of_segment(segment: Segment, path: str, digest: str, out: Extracted) -> None:
+def _loose_command(parser, report, loose: list[Segment]) -> Segment | None:
+    """The one command shown without output elsewhere in the file that fits this output."""
+    fits = getattr(parser, "command_fits", None)
+    if fits is None:
+        return None
+    matches = [segment for segment in loose if fits(report, segment.command)]
+    return matches[0] if len(matches) == 1 else None
+
+
+def _runs_of_segment(segment: Segment, path: str, digest: str, out: Extracted, loose: list[Segment]) -> None:
     tool = segment.tool_hint or detect_tool(segment.text)
     if tool is None:
         return  # prose, or the output of a command we do not benchmark (ls, df)
@@ -54,7 +63,13 @@ def _runs_of_segment(segment: Segment, path: str, digest: str, out: Extracted) -
         # The command belongs to the first invocation printed after it.
         command = segment.command if position == 0 else None
         label = _label(segment, report, position)
+        adopted = None
+        if command is None:
+            adopted = _loose_command(parser, report, [s for s in loose if s.tool_hint == tool])
+            command = adopted.command if adopted else None
         params, warnings = parser.params(report, command)
+        if adopted:
+            warnings.append(f"command shown apart from its output, at line {adopted.command_line}")
         out.runs.append(
             Run(
                 id="",
@@ -64,7 +79,7 @@ def _runs_of_segment(segment: Segment, path: str, digest: str, out: Extracted) -
                 label=label,
                 section=segment.section,
                 command=command,
-                source=Source(path, segment.command_line if command else first, last, digest),
+                source=Source(path, segment.command_line if command and not adopted else first, last, digest),
                 params=params,
                 metrics=report.metrics,
                 warnings=warnings + report.warnings,
@@ -92,8 +107,11 @@ def extract(path: str, data: bytes) -> Extracted:
         line = data[: exc.start].count(b"\n") + 1
         out.problems.append(Problem(path, line, f"not valid UTF-8 (byte {exc.start}): {exc.reason}"))
         return out
-    for segment in split(text):
-        _runs_of_segment(segment, path, digest, out)
+    segments = split(text)
+    # Pages often list the commands once and paste the outputs elsewhere (seed 001).
+    loose = [segment for segment in segments if segment.command and segment.tool_hint and not segment.lines]
+    for segment in segments:
+        _runs_of_segment(segment, path, digest, out, loose)
     if not out.runs and not out.problems:
         out.problems.append(Problem(path, 1, "no benchmark output found"))
     return out

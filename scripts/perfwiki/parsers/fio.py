@@ -665,3 +665,17 @@ def params(report: FioReport, command: str | None) -> tuple[dict[str, Any], list
             warnings.append(f"command names job {merged['name']!r} but fio printed results for {printed_name!r}")
         merged.setdefault("numjobs", report.jobs[0]["jobs"] if len(report.jobs) == 1 else len(report.jobs))
     return merged, warnings
+
+
+def command_fits(report: FioReport, command: str) -> bool:
+    """Whether a command shown apart from any output could have printed this report.
+
+    Everything fio's job header shows (job name, rw, bs, engine, depth) must agree.
+    """
+    if not report.headers:
+        return False
+    given, _ = params_from_command(command)
+    header = report.headers[0]
+    if given.get("name") != header.get("name"):
+        return False
+    return all(given.get(key) in (None, header.get(key)) for key in ("rw", "bs_bytes", "ioengine", "iodepth"))
