@@ -540,29 +540,22 @@ class _Parser:
             return True
         if self.group is None:
             return False
-        old = _GROUP_LINE_2X.match(line)
-        if old:
-            self.group[old["dir"].lower()] = {
-                "bw_bytes_per_s": units.parse_fio2_rate(old["bw"]),
-                "bw_min_bytes_per_s": units.parse_fio2_rate(old["min"]),
-                "bw_max_bytes_per_s": units.parse_fio2_rate(old["max"]),
-                "io_bytes": units.parse_fio2_size(old["io"]),
-                "run_min_ms": int(old["rmin"]),
-                "run_max_ms": int(old["rmax"]),
-            }
-            return True
-        match = _GROUP_LINE.match(line)
-        if not match:
-            return False
-        self.group[match["dir"].lower()] = {
-            "bw_bytes_per_s": units.parse_rate(match["bw"]),
-            "bw_min_bytes_per_s": units.parse_rate(match["min"]),
-            "bw_max_bytes_per_s": units.parse_rate(match["max"]),
-            "io_bytes": units.parse_size(match["io"]),
-            "run_min_ms": int(match["rmin"]),
-            "run_max_ms": int(match["rmax"]),
-        }
-        return True
+        for pattern, rate, size in (
+            (_GROUP_LINE_2X, units.parse_fio2_rate, units.parse_fio2_size),
+            (_GROUP_LINE, units.parse_rate, units.parse_size),
+        ):
+            match = pattern.match(line)
+            if match:
+                self.group[match["dir"].lower()] = {
+                    "bw_bytes_per_s": rate(match["bw"]),
+                    "bw_min_bytes_per_s": rate(match["min"]),
+                    "bw_max_bytes_per_s": rate(match["max"]),
+                    "io_bytes": size(match["io"]),
+                    "run_min_ms": int(match["rmin"]),
+                    "run_max_ms": int(match["rmax"]),
+                }
+                return True
+        return False
 
     def _disks(self, index: int, line: str) -> bool:
         if _DISK_HEADER.match(line):
