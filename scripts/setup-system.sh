@@ -7,7 +7,9 @@ missing=()
 command -v htmlproofer >/dev/null 2>&1 || missing+=(ruby-html-proofer)
 [ -x /usr/bin/chromium ] || missing+=(chromium)
 # Real benchmark tools whose output the tests capture and parse.
-command -v fio >/dev/null 2>&1 || missing+=(fio)
+for tool in fio mbw ioping; do
+  command -v "$tool" >/dev/null 2>&1 || missing+=("$tool")
+done
 # CJK glyphs, so browser-test screenshots of labels such as "4KB随机读" are legible.
 [ -e /usr/share/fonts/truetype/wqy/wqy-microhei.ttc ] || missing+=(fonts-wqy-microhei)
 

@@ -34,6 +34,8 @@ _TIME_UNIT_NS = {
     "ms": 10**6,
     "sec": 10**9,
     "s": 10**9,
+    "min": 60 * 10**9,
+    "hour": 3600 * 10**9,
 }
 
 _NUMBER_WITH_SUFFIX = re.compile(r"^\s*(?P<num>-?\d+(?:\.\d+)?)\s*(?P<suffix>[kKMGTP]?)\s*$")

@@ -13,10 +13,12 @@ from __future__ import annotations
 
 from types import ModuleType
 
-from . import fio
+from . import fio, ioping, mbw
 
 PARSERS: dict[str, ModuleType] = {
     fio.NAME: fio,
+    mbw.NAME: mbw,
+    ioping.NAME: ioping,
 }
 
 # A segment whose command does not name a tool is given to the parser that

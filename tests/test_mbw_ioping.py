@@ -1,0 +1,91 @@
+"""mbw and ioping: the seeds' numbers as printed, and live output of Debian's mbw and ioping 1.3."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+
+import pytest
+
+from perfwiki.extract import extract
+from perfwiki.parsers import ioping, mbw
+
+MiB = 2**20
+
+
+def runs_of(seeds, name, tool):
+    found = extract(name, (seeds / name).read_bytes())
+    return [run for run in found.runs if run.tool == tool]
+
+
+def test_seed_001_mbw_memcpy_averages(seeds):
+    physical, virtual = runs_of(seeds, "001_217b3b91532e58e6.txt", "mbw")
+    assert physical.command == "./mbw 512" and physical.label == "物理机："
+    assert physical.metrics["methods"]["MEMCPY"]["avg_bytes_per_s"] == pytest.approx(7578.348 * MiB, abs=1e-3)
+    assert virtual.metrics["methods"]["MEMCPY"]["avg_bytes_per_s"] == pytest.approx(6254.520 * MiB, abs=1e-3)
+    memcpy = physical.metrics["methods"]["MEMCPY"]
+    assert len(memcpy["runs_bytes_per_s"]) == 10
+    assert memcpy["runs_bytes_per_s"][0] == pytest.approx(6429.172 * MiB, abs=1e-3)
+    # AVG is mbw's own figure (array size / mean elapsed), not the mean of the ten rates.
+    mean_of_rates = sum(memcpy["runs_bytes_per_s"]) / 10
+    assert abs(mean_of_rates - memcpy["avg_bytes_per_s"]) > 1 * MiB
+    assert physical.metrics["block_bytes"] == 262144 and physical.params["array_mib"] == 512.0
+
+
+def test_seed_003_ioping_summary_with_a_unit_on_each_field(seeds):
+    (run,) = runs_of(seeds, "003_b17219a0f97acf24.txt", "ioping")
+    assert run.command == "ioping /dev/dm-0 -c 10"
+    assert run.metrics["lat_ns"] == {"min": 285_000, "avg": 764_000, "max": 1_900_000, "mdev": 554_000}
+    assert (run.metrics["requests"], run.metrics["iops"]) == (10, 1300)
+    assert run.metrics["bytes_per_s"] == pytest.approx(5.1 * MiB)
+    assert len(run.metrics["series"]) == 10 and run.metrics["series"][1]["time_ns"] == 1_300_000
+    assert run.params == {"count": 10, "request_bytes": 4096, "target": "/dev/dm-0 (device 62.8 GiB)"}
+
+
+def test_ioping_0_6_summary_with_one_unit(tmp_path):
+    # Synthetic, from the 0.6 format string quoted in the upstream README.
+    (report,) = ioping.parse(
+        "--- . (ext4 /dev/sda3) ioping statistics ---\n"
+        "5 requests completed in 4794.0 ms, 364 iops, 1.4 mb/s\n"
+        "min/avg/max/mdev = 0.2/2.8/12.7/5.0 ms\n"
+    )
+    assert report.metrics["lat_ns"] == {"min": 200_000, "avg": 2_800_000, "max": 12_700_000, "mdev": 5_000_000}
+    assert report.metrics["bytes_per_s"] == pytest.approx(1.4 * MiB)
+
+
+def tool(name: str) -> str:
+    path = shutil.which(name)
+    if path is None:
+        pytest.fail(f"Debian's {name} is not installed: run `make setup-system`")
+    return path
+
+
+def test_live_mbw(tmp_path):
+    out = subprocess.run([tool("mbw"), "-n", "3", "16"], capture_output=True, text=True, check=True).stdout
+    (report,) = mbw.parse(out)
+    assert set(report.metrics["methods"]) == {"MEMCPY", "DUMB", "MCBLOCK"}
+    for method in report.metrics["methods"].values():
+        assert len(method["runs_bytes_per_s"]) == 3
+        assert method["avg_bytes_per_s"] > 100 * MiB  # any machine copies 16 MiB faster than this
+    assert report.metrics["array_mib"] == 16.0 and report.metrics["runs"] == 3
+
+
+def test_live_ioping_text_and_json_agree(tmp_path):
+    text = subprocess.run(
+        [tool("ioping"), "-c", "5", "-i", "0.05", str(tmp_path)], capture_output=True, text=True, check=True
+    ).stdout
+    (report,) = ioping.parse(text)
+    metrics = report.metrics
+    assert metrics["requests"] == 4  # the first of 5 requests is a warm-up, not counted
+    assert metrics["generated"]["requests"] == 5
+    assert metrics["lat_ns"]["min"] <= metrics["lat_ns"]["avg"] <= metrics["lat_ns"]["max"]
+    assert metrics["request_bytes"] == 4096 and len(metrics["series"]) == 5
+    assert metrics["series"][0]["notice"] == "warmup"  # printed, but left out of the statistics
+    assert "notice" not in metrics["series"][1]
+    as_json = subprocess.run(
+        [tool("ioping"), "-J", "-c", "5", "-i", "0.05", str(tmp_path)], capture_output=True, text=True, check=True
+    ).stdout
+    (json_report,) = ioping.parse(as_json)
+    assert json_report.format == "json"
+    assert json_report.metrics["requests"] == 4
+    assert json_report.metrics["lat_ns"]["min"] <= json_report.metrics["lat_ns"]["max"]
