@@ -7,7 +7,7 @@ missing=()
 command -v htmlproofer >/dev/null 2>&1 || missing+=(ruby-html-proofer)
 [ -x /usr/bin/chromium ] || missing+=(chromium)
 # Real benchmark tools whose output the tests capture and parse.
-for tool in fio mbw ioping; do
+for tool in fio mbw ioping iperf3; do
   command -v "$tool" >/dev/null 2>&1 || missing+=("$tool")
 done
 # CJK glyphs, so browser-test screenshots of labels such as "4KB随机读" are legible.

@@ -13,12 +13,13 @@ from __future__ import annotations
 
 from types import ModuleType
 
-from . import fio, ioping, mbw
+from . import fio, ioping, iperf3, mbw
 
 PARSERS: dict[str, ModuleType] = {
     fio.NAME: fio,
     mbw.NAME: mbw,
     ioping.NAME: ioping,
+    iperf3.NAME: iperf3,
 }
 
 # A segment whose command does not name a tool is given to the parser that

@@ -1,0 +1,144 @@
+"""iperf3: seed 001's seven client runs, and live Debian iperf3 on loopback (127.0.0.1 only)."""
+
+from __future__ import annotations
+
+import shutil
+import socket
+import subprocess
+
+import pytest
+
+from perfwiki.extract import extract
+from perfwiki.parsers import iperf3
+
+GIB = 2**30
+
+
+def test_seed_001_seven_client_runs(seeds):
+    found = extract("001", (seeds / "001_217b3b91532e58e6.txt").read_bytes())
+    runs = [run for run in found.runs if run.tool == "iperf3"]
+    assert [run.metrics["sender"]["bits_per_s"] for run in runs] == [
+        8.33e9,
+        8.41e9,
+        8.40e9,
+        8.35e9,
+        9.19e9,
+        8.96e9,
+        5.83e9,
+    ]
+    assert [run.metrics["sender"]["retransmits"] for run in runs] == [13596, 14171, 818, 4925, 4060, 2052, 1645]
+    first = runs[0]
+    assert (first.label, first.command) == ("虚拟机到虚拟机", "iperf3 -c 10.127.100.234 -t 30")
+    assert first.metrics["sender"]["bytes"] == pytest.approx(29.1 * GIB)
+    assert (first.metrics["mode"], first.metrics["streams"], first.metrics["role"]) == ("tcp", 1, "client")
+    assert len(first.metrics["intervals"]) == 30
+    assert first.metrics["intervals"][0] == {
+        "start_s": 0.0,
+        "end_s": 1.0,
+        "bytes": 818 * 2**20,
+        "bits_per_s": 6.86e9,
+        "retransmits": 32,
+        "cwnd_bytes": pytest.approx(1.09 * 2**20),
+    }
+    assert first.params["duration_s"] == 30 and first.params["server"] == "10.127.100.234"
+    assert [p for p in found.problems if "iperf3" in p.message] == []
+
+
+def test_old_udp_single_summary_line():
+    # Synthetic from the iperf3 <= 3.1 UDP format (PerfKitBenchmarker fixture lines).
+    (report,) = iperf3.parse(
+        "Connecting to host 10.0.0.2, port 5201\n"
+        "[ ID] Interval           Transfer     Bandwidth       Jitter    Lost/Total Datagrams\n"
+        "[  4]   0.00-3.00   sec   492 MBytes  1.38 Gbits/sec  0.072 ms  35148/62949 (56%)\n"
+        "[  4] Sent 62949 datagrams\n"
+    )
+    metrics = report.metrics
+    assert (metrics["mode"], metrics["lost"], metrics["packets"], metrics["jitter_ms"]) == ("udp", 35148, 62949, 0.072)
+    assert metrics["lost_pct"] == pytest.approx(100 * 35148 / 62949), "recomputed from lost/total, not the %.2g print"
+    assert metrics["receiver"]["bits_per_s"] == 1.38e9
+
+
+def test_connection_refused_is_a_problem():
+    found = extract(
+        "x.txt", b"$ iperf3 -c 127.0.0.1\niperf3: error - unable to connect to server: Connection refused\n"
+    )
+    assert found.runs == []
+    assert [str(p) for p in found.problems] == ["x.txt:2: iperf3 unable to connect to server: Connection refused"]
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def client():
+    binary = shutil.which("iperf3")
+    if binary is None:
+        pytest.fail("Debian's iperf3 is not installed: run `make setup-system`")
+
+    def run(*options: str) -> str:
+        port = str(free_port())
+        server = subprocess.Popen(
+            [binary, "-s", "-1", "--forceflush", "-B", "127.0.0.1", "-p", port],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+        try:
+            # A probe connection would use up the one-off server's single test: wait for its banner.
+            for line in server.stdout:
+                if "Server listening" in line:
+                    break
+            result = subprocess.run(
+                [binary, "-c", "127.0.0.1", "-p", port, "-t", "1", *options], capture_output=True, text=True, timeout=30
+            )
+        finally:
+            server.stdout.close()
+            server.wait(timeout=30)
+        return result.stdout + result.stderr
+
+    return run
+
+
+def only(text: str):
+    (report,) = iperf3.parse(text)
+    assert report.problems == [], report.problems
+    return report
+
+
+def test_live_tcp_parallel_streams_use_the_sum_rows(client):
+    report = only(client("-P", "2"))
+    metrics = report.metrics
+    assert (metrics["mode"], metrics["streams"], metrics["reverse"]) == ("tcp", 2, False)
+    assert metrics["sender"]["bits_per_s"] > 0 and "retransmits" in metrics["sender"]
+    assert metrics["intervals"][0]["start_s"] == 0.0
+
+
+def test_live_reverse_and_json_agree_on_shape(client):
+    reverse = only(client("-R"))
+    assert reverse.metrics["reverse"] is True and reverse.metrics["receiver"]["bits_per_s"] > 0
+    as_json = only(client("-J"))
+    assert as_json.format == "json" and as_json.tool_version.startswith("3.")
+    assert as_json.metrics["sender"]["bits_per_s"] > 0 and len(as_json.metrics["intervals"]) >= 1
+
+
+def test_live_udp_loss_and_jitter_from_the_receiver_row(client):
+    metrics = only(client("-u", "-b", "10M")).metrics
+    assert metrics["mode"] == "udp"
+    assert metrics["packets"] > 0 and metrics["lost"] is not None and metrics["jitter_ms"] >= 0
+    assert metrics["receiver"]["bits_per_s"] == pytest.approx(10e6, rel=0.2)
+
+
+def test_live_bidir_keeps_both_directions(client):
+    metrics = only(client("--bidir")).metrics
+    assert metrics["bidir"] is True
+    assert metrics["sender"]["bits_per_s"] > 0
+    assert metrics["reverse_direction"]["sender"]["bits_per_s"] > 0
+
+
+def test_live_server_output_is_not_counted_twice(client):
+    report = only(client("--get-server-output"))
+    assert report.metrics["server_output_included"] is True
+    assert len([row for row in report.metrics["intervals"] if row["start_s"] == 0.0]) == 1
