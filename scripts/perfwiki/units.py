@@ -154,6 +154,38 @@ def parse_fio_option_size(text: str) -> Number:
     return normalize(_decimal(match["num"]) * (1024**power))
 
 
+# dd operands: K/M/G are powers of 1024, kB/MB/GB powers of 1000, w=2 and b=512 bytes.
+_DD_SIZE = re.compile(r"^\s*(?P<num>\d+)(?P<suffix>c|w|b|kB|KB|K|k|MB|M|GB|G|TB|T|KiB|MiB|GiB|TiB)?\s*$")
+_DD_FACTOR = {
+    None: 1,
+    "c": 1,
+    "w": 2,
+    "b": 512,
+    "k": 1024,
+    "K": 1024,
+    "KiB": 1024,
+    "M": 2**20,
+    "MiB": 2**20,
+    "G": 2**30,
+    "GiB": 2**30,
+    "T": 2**40,
+    "TiB": 2**40,
+    "kB": 1000,
+    "KB": 1000,
+    "MB": 10**6,
+    "GB": 10**9,
+    "TB": 10**12,
+}
+
+
+def parse_dd_size(text: str) -> int:
+    """Bytes from a dd operand: 'bs=1M' -> 1048576, '1MB' -> 1000000, '4k' -> 4096."""
+    match = _DD_SIZE.match(text)
+    if not match:
+        raise UnitError(f"not a dd size: {text!r}")
+    return int(match["num"]) * _DD_FACTOR[match["suffix"]]
+
+
 _FIO_TIME = re.compile(r"^\s*(?P<num>\d+(?:\.\d+)?)\s*(?P<unit>us|usec|ms|msec|s|sec|m|min|h|d)?\s*$")
 _FIO_TIME_S = {
     None: Decimal(1),

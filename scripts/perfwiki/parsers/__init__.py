@@ -13,13 +13,14 @@ from __future__ import annotations
 
 from types import ModuleType
 
-from . import fio, ioping, iperf3, mbw
+from . import dd, fio, ioping, iperf3, mbw
 
 PARSERS: dict[str, ModuleType] = {
     fio.NAME: fio,
     mbw.NAME: mbw,
     ioping.NAME: ioping,
     iperf3.NAME: iperf3,
+    dd.NAME: dd,
 }
 
 # A segment whose command does not name a tool is given to the parser that
