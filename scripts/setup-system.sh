@@ -3,15 +3,29 @@
 # otherwise the exact command to run is printed and the script fails.
 set -euo pipefail
 
+# command (or file) that must exist -> Debian package that provides it
+checks=(
+  "htmlproofer:ruby-html-proofer"
+  "/usr/bin/chromium:chromium"
+  # CJK glyphs, so browser-test screenshots of labels such as "4KB随机读" are legible.
+  "/usr/share/fonts/truetype/wqy/wqy-microhei.ttc:fonts-wqy-microhei"
+  # Real benchmark tools whose output the tests capture and parse.
+  "fio:fio"
+  "mbw:mbw"
+  "ioping:ioping"
+  "iperf3:iperf3"
+  "iostat:sysstat"
+)
+
 missing=()
-command -v htmlproofer >/dev/null 2>&1 || missing+=(ruby-html-proofer)
-[ -x /usr/bin/chromium ] || missing+=(chromium)
-# Real benchmark tools whose output the tests capture and parse.
-for tool in fio mbw ioping iperf3; do
-  command -v "$tool" >/dev/null 2>&1 || missing+=("$tool")
+for check in "${checks[@]}"; do
+  need=${check%%:*} package=${check##*:}
+  if [[ $need == /* ]]; then
+    [ -e "$need" ] || missing+=("$package")
+  else
+    command -v "$need" >/dev/null 2>&1 || missing+=("$package")
+  fi
 done
-# CJK glyphs, so browser-test screenshots of labels such as "4KB随机读" are legible.
-[ -e /usr/share/fonts/truetype/wqy/wqy-microhei.ttc ] || missing+=(fonts-wqy-microhei)
 
 if [ ${#missing[@]} -eq 0 ]; then
   exit 0

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from types import ModuleType
 
-from . import dd, fio, ioping, iperf3, mbw
+from . import dd, fio, ioping, iostat, iperf3, mbw
 
 PARSERS: dict[str, ModuleType] = {
     fio.NAME: fio,
@@ -21,6 +21,7 @@ PARSERS: dict[str, ModuleType] = {
     ioping.NAME: ioping,
     iperf3.NAME: iperf3,
     dd.NAME: dd,
+    iostat.NAME: iostat,
 }
 
 # A segment whose command does not name a tool is given to the parser that
