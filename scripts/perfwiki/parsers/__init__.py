@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from types import ModuleType
 
-from . import dd, fio, ioping, iostat, iperf3, mbw
+from . import dd, fio, ioping, iostat, iperf3, mbw, unixbench
 
 PARSERS: dict[str, ModuleType] = {
     fio.NAME: fio,
@@ -22,6 +22,7 @@ PARSERS: dict[str, ModuleType] = {
     iperf3.NAME: iperf3,
     dd.NAME: dd,
     iostat.NAME: iostat,
+    unixbench.NAME: unixbench,
 }
 
 # A segment whose command does not name a tool is given to the parser that

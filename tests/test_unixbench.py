@@ -1,0 +1,85 @@
+"""UnixBench: seed 001's two single-copy runs, and a full two-section report with its index."""
+
+from __future__ import annotations
+
+from perfwiki.extract import extract
+from perfwiki.parsers import unixbench
+
+
+def test_seed_001_single_copy_runs_with_the_command_listed_apart(seeds):
+    found = extract("001", (seeds / "001_217b3b91532e58e6.txt").read_bytes())
+    physical, virtual = [run for run in found.runs if run.tool == "unixbench"]
+    dhrystone = [test for test in physical.metrics["tests"] if test["name"].startswith("Dhrystone")]
+    assert dhrystone == [
+        {
+            "name": "Dhrystone 2 using register variables",
+            "value": 34839728.4,
+            "unit": "lps",
+            "seconds": 10.0,
+            "samples": 7,
+        }
+    ]
+    assert virtual.metrics["tests"][0]["value"] == 33964545.0
+    assert (physical.metrics["cpus"], virtual.metrics["cpus"], physical.metrics["copies"]) == (48, 8, 1)
+    assert physical.metrics["score"] is None  # a subset of tests prints no index
+    assert physical.command == "./Run -c 1 whetstone-double dhry2reg fsdisk"
+    assert physical.params["selected"] == ["whetstone-double", "dhry2reg", "fsdisk"]
+    names = [test["name"] for test in physical.metrics["tests"]]
+    assert "Shell Scripts (8 concurrent)" in names and "File Copy 1024 bufsize 2000 maxblocks" in names
+    assert [test["unit"] for test in physical.metrics["tests"]][:4] == ["lps", "MWIPS", "lps", "KBps"]
+
+
+FULL = """   BYTE UNIX Benchmarks (Version 5.1.3)
+
+   System: armsom: GNU/Linux
+   OS: GNU/Linux -- 6.1.43 -- #1 SMP
+   Machine: aarch64 (unknown)
+   CPU 0: ARMv8 Processor rev 0 (0.0 bogomips)
+------------------------------------------------------------------------
+Benchmark Run: Sun Apr 21 2024 17:18:53 - 17:25:36
+8 CPUs in system; running 1 parallel copy of tests
+
+Dhrystone 2 using register variables       35279778.3 lps   (10.0 s, 1 samples)
+Double-Precision Whetstone                     5318.1 MWIPS (9.9 s, 1 samples)
+
+System Benchmarks Partial Index              BASELINE       RESULT    INDEX
+Dhrystone 2 using register variables         116700.0   35279778.3   3023.1
+Double-Precision Whetstone                       55.0       5318.1    966.9
+Grep a large file (system's grep)                 ---        100.0      ---
+                                                                   ========
+System Benchmarks Index Score (Partial Only)                         1709.8
+
+------------------------------------------------------------------------
+Benchmark Run: Sun Apr 21 2024 17:25:36 - 17:32:18
+8 CPUs in system; running 8 parallel copies of tests
+
+Dhrystone 2 using register variables      183884600.5 lps   (10.0 s, 1 samples)
+
+System Benchmarks Index Values               BASELINE       RESULT    INDEX
+Dhrystone 2 using register variables         116700.0  183884600.5  15757.0
+                                                                   ========
+System Benchmarks Index Score                                       15757.0
+"""
+
+
+def test_synthetic_full_report_two_sections_index_and_partial():
+    # Synthetic: assembled from the real lines the reference quotes (bretmlw/sbc-benchmarks, Run source).
+    single, parallel = unixbench.parse(FULL)
+    assert (single.tool_version, single.metrics["copies"], parallel.metrics["copies"]) == ("5.1.3", 1, 8)
+    assert single.metrics["score"] == 1709.8 and single.metrics["partial"] is True
+    assert single.metrics["index"][0] == {
+        "name": "Dhrystone 2 using register variables",
+        "baseline": 116700.0,
+        "result": 35279778.3,
+        "index": 3023.1,
+    }
+    assert single.metrics["index"][2] == {
+        "name": "Grep a large file (system's grep)",
+        "baseline": None,
+        "result": 100.0,
+        "index": None,
+    }
+    assert parallel.metrics["tests"][0]["value"] == 183884600.5
+    assert parallel.metrics["score"] == 15757.0 and "partial" not in parallel.metrics
+    assert single.metrics["system"]["cpu"] == "ARMv8 Processor rev 0 (0.0 bogomips)"
+    assert unixbench.command_fits(parallel, "./Run -c 1 -c 8") and not unixbench.command_fits(parallel, "./Run -c 1")
