@@ -15,6 +15,7 @@ checks=(
   "ioping:ioping"
   "iperf3:iperf3"
   "iostat:sysstat"
+  "sysbench:sysbench"
 )
 
 missing=()

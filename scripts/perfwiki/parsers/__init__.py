@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from types import ModuleType
 
-from . import dd, fio, ioping, iostat, iperf3, mbw, unixbench
+from . import dd, fio, ioping, iostat, iperf3, mbw, sysbench, unixbench
 
 PARSERS: dict[str, ModuleType] = {
     fio.NAME: fio,
@@ -23,6 +23,7 @@ PARSERS: dict[str, ModuleType] = {
     dd.NAME: dd,
     iostat.NAME: iostat,
     unixbench.NAME: unixbench,
+    sysbench.NAME: sysbench,
 }
 
 # A segment whose command does not name a tool is given to the parser that

@@ -1,0 +1,79 @@
+"""sysbench: live Debian 1.0.20 cpu, memory and fileio, and the 0.4 family."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+
+import pytest
+
+from perfwiki.extract import extract
+from perfwiki.parsers import sysbench
+
+MiB = 2**20
+
+
+def run_sysbench(*arguments: str, cwd=None) -> str:
+    binary = shutil.which("sysbench")
+    if binary is None:
+        pytest.fail("Debian's sysbench is not installed: run `make setup-system`")
+    result = subprocess.run([binary, *arguments], capture_output=True, text=True, cwd=cwd, check=True)
+    return result.stdout
+
+
+def test_live_cpu_from_a_transcript_with_its_command():
+    output = run_sysbench("cpu", "--threads=2", "--time=1", "run")
+    found = extract("cpu.txt", f"$ sysbench cpu --threads=2 --time=1 run\n{output}".encode())
+    (run,) = found.runs
+    metrics = run.metrics
+    assert run.tool == "sysbench" and run.tool_version == "1.0.20"
+    assert (metrics["test"], metrics["threads"], metrics["prime_limit"]) == ("cpu", 2, 10000)
+    assert metrics["events_per_s"] > 0 and "events_per_s_computed" not in metrics
+    assert metrics["total_events"] == pytest.approx(metrics["events_per_s"] * metrics["total_time_s"], rel=0.05)
+    latency = metrics["latency_ms"]
+    assert latency["min"] <= latency["avg"] <= latency["max"] and "p95" in latency
+    assert run.params == {"test": "cpu", "threads": 2, "time_s": 1}
+
+
+def test_live_memory_reports_mib_per_second():
+    (report,) = sysbench.parse(run_sysbench("memory", "--time=1", "--memory-total-size=64M", "run"))
+    metrics = report.metrics
+    assert metrics["test"] == "memory" and metrics["bytes"] == 64 * MiB
+    assert metrics["bytes_per_s"] > 100 * MiB
+
+
+def test_live_fileio_prepare_is_not_a_run(tmp_path):
+    options = ("--file-total-size=8M", "--file-num=2")
+    transcript = (
+        run_sysbench("fileio", *options, "prepare", cwd=tmp_path)
+        + run_sysbench("fileio", *options, "--file-test-mode=rndrw", "--time=1", "run", cwd=tmp_path)
+        + run_sysbench("fileio", *options, "cleanup", cwd=tmp_path)
+    )
+    (report,) = sysbench.parse(transcript)
+    metrics = report.metrics
+    assert metrics["test"] == "fileio"
+    assert metrics["reads_per_s"] > 0 and metrics["writes_per_s"] > 0
+    assert metrics["bytes_per_s"] == pytest.approx(metrics["read_bytes_per_s"] + metrics["write_bytes_per_s"])
+
+
+def test_synthetic_0_4_cpu_has_its_rate_computed_and_flagged():
+    # Synthetic, from the 0.4.12 lines the reference quotes (inkrement/server_benchmark).
+    (report,) = sysbench.parse(
+        "sysbench 0.4.12:  multi-threaded system evaluation benchmark\n\n"
+        "Number of threads: 1\n"
+        "Maximum prime number checked in CPU test: 20000\n\n"
+        "Test execution summary:\n"
+        "    total time:                          46.1131s\n"
+        "    total number of events:              10000\n"
+        "    total time taken by event execution: 46.1087\n"
+        "    per-request statistics:\n"
+        "         min:                                  4.59ms\n"
+        "         avg:                                  4.61ms\n"
+        "         max:                                  5.12ms\n"
+        "         approx.  95 percentile:               4.65ms\n"
+    )
+    metrics = report.metrics
+    assert (report.tool_version, metrics["test"], metrics["prime_limit"]) == ("0.4.12", "cpu", 20000)
+    assert metrics["events_per_s"] == pytest.approx(10000 / 46.1131, abs=0.01)
+    assert metrics["events_per_s_computed"] is True
+    assert metrics["latency_ms"] == {"min": 4.59, "avg": 4.61, "max": 5.12, "p95": 4.65}
