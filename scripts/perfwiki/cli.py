@@ -8,7 +8,8 @@ import sys
 from pathlib import Path
 
 from . import __version__
-from .extract import assign_ids, extract
+from .extract import assign_ids, decode, extract
+from .facts import facts_from_text
 from .ingest import dump_yaml, ingest
 from .model import Problem
 
@@ -58,6 +59,29 @@ def cmd_ingest(args: argparse.Namespace) -> int:
     return 1 if result.problems else 0
 
 
+def cmd_facts(args: argparse.Namespace) -> int:
+    facts: dict[str, str] = {}
+    status = 0
+    for name in args.paths:
+        try:
+            facts.update(facts_from_text(decode(Path(name).read_bytes())))
+        except (OSError, UnicodeDecodeError) as exc:
+            print(f"{name}:0: cannot read: {exc}", file=sys.stderr)
+            status = 1
+    if not facts:
+        print(
+            "no environment facts found (uname -a, os-release, lscpu, free, df -h, lsblk, nvme list)", file=sys.stderr
+        )
+        status = status or 1
+    document = {"facts": dict(sorted(facts.items()))}
+    if args.format == "json":
+        json.dump(document, sys.stdout, ensure_ascii=False, indent=2)
+        sys.stdout.write("\n")
+    else:
+        sys.stdout.write(dump_yaml(document))
+    return status
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="perfwiki", description="Publish benchmark reports from raw tool output.")
     parser.add_argument("--version", action="version", version=f"perfwiki {__version__}")
@@ -67,6 +91,11 @@ def build_parser() -> argparse.ArgumentParser:
     parse.add_argument("paths", nargs="+", metavar="PATH")
     parse.add_argument("--format", choices=("json", "yaml"), default="json")
     parse.set_defaults(func=cmd_parse)
+
+    facts = sub.add_parser("facts", help="environment facts from pasted uname/lscpu/free/df/lsblk/nvme output")
+    facts.add_argument("paths", nargs="+", metavar="FILE")
+    facts.add_argument("--format", choices=("yaml", "json"), default="yaml")
+    facts.set_defaults(func=cmd_facts)
 
     ingest_cmd = sub.add_parser("ingest", help="read content/, write data/")
     ingest_cmd.add_argument("--root", help="site root (default: nearest folder with hugo.toml)")

@@ -1,0 +1,63 @@
+"""perfwiki facts: environment key/values from pasted system commands, seeds and this machine."""
+
+from __future__ import annotations
+
+import subprocess
+
+import yaml
+
+from perfwiki.facts import facts_from_text
+from support import perfwiki_command
+
+
+def test_seed_002_disks_lvm_models_and_rotational(seeds):
+    facts = facts_from_text((seeds / "002_d97d8e1b2cafb357.txt").read_text(encoding="utf-8"))
+    assert facts["disk"] == "sda 223.6G, nvme0n1 2.7T, nvme1n1 2.7T, nvme2n1 2.7T"
+    assert facts["lvm"] == "vg1-drds 5.4T /drds"
+    assert facts["disk_model"] == "INTEL SSDPE2KX040T8 (x3)"
+    assert facts["rotational"] == "vda: rotational (HDD); sda: SSD (non-rotational); sfdv0n1: SSD (non-rotational)"
+
+
+def test_synthetic_uname_os_release_lscpu_free_df():
+    text = "\n".join(
+        [
+            "[root@host ~]# uname -a",
+            "Linux db01 3.10.0-957.el7.x86_64 #1 SMP Thu Nov 8 23:39:32 UTC 2018 x86_64 x86_64 x86_64 GNU/Linux",
+            'PRETTY_NAME="CentOS Linux 7 (Core)"',
+            "Architecture:          x86_64",
+            "CPU(s):                104",
+            "Thread(s) per core:    2",
+            "Socket(s):             2",
+            "Model name:            Intel(R) Xeon(R) Platinum 8269CY CPU @ 2.50GHz",
+            "              total        used        free      shared  buff/cache   available",
+            "Mem:           503G         12G        480G        4.0G         10G        489G",
+            "Filesystem      Size  Used Avail Use% Mounted on",
+            "/dev/sda3        49G   29G   18G  63% /",
+            "/dev/sfdv0n1p1  2.0T  803G  1.3T  40% /data",
+        ]
+    )
+    assert facts_from_text(text) == {
+        "host": "db01",
+        "kernel": "3.10.0-957.el7.x86_64",
+        "arch": "x86_64",
+        "os": "CentOS Linux 7 (Core)",
+        "cpus": "104",
+        "threads_per_core": "2",
+        "sockets": "2",
+        "cpu": "Intel(R) Xeon(R) Platinum 8269CY CPU @ 2.50GHz",
+        "memory": "503G",
+        "filesystem": "/: /dev/sda3 49G; /data: /dev/sfdv0n1p1 2.0T",
+    }
+
+
+def test_cli_on_this_machines_own_output(tmp_path):
+    commands = "uname -a; cat /etc/os-release; lscpu; free -h; lsblk"
+    pasted = tmp_path / "facts.txt"
+    pasted.write_text(subprocess.run(["bash", "-c", commands], capture_output=True, text=True).stdout, encoding="utf-8")
+    result = subprocess.run(perfwiki_command() + ["facts", str(pasted)], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    facts = yaml.safe_load(result.stdout)["facts"]
+    uname = subprocess.run(["uname", "-r"], capture_output=True, text=True).stdout.strip()
+    assert facts["kernel"] == uname
+    assert int(facts["cpus"]) >= 1 and facts["memory"]
+    assert facts["os"].startswith("Debian")
