@@ -142,3 +142,30 @@ def test_live_server_output_is_not_counted_twice(client):
     report = only(client("--get-server-output"))
     assert report.metrics["server_output_included"] is True
     assert len([row for row in report.metrics["intervals"] if row["start_s"] == 0.0]) == 1
+
+
+def test_live_server_transcript_and_omitted_intervals():
+    binary = shutil.which("iperf3")
+    port = str(free_port())
+    server = subprocess.Popen(
+        [binary, "-s", "-1", "--forceflush", "-B", "127.0.0.1", "-p", port],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    lines = []
+    for line in server.stdout:
+        lines.append(line)
+        if "Server listening" in line:
+            break
+    client = subprocess.run(
+        [binary, "-c", "127.0.0.1", "-p", port, "-t", "1", "-O", "1"], capture_output=True, text=True, timeout=30
+    )
+    lines.extend(server.stdout.read().splitlines(keepends=True))
+    server.wait(timeout=30)
+    (server_report,) = iperf3.parse("".join(lines))
+    assert server_report.metrics["role"] == "server"
+    assert server_report.metrics["receiver"]["bits_per_s"] > 0
+    client_report = only(client.stdout)
+    omitted = [row for row in client_report.metrics["intervals"] if row.get("omitted")]
+    assert len(omitted) >= 1 and omitted[0]["start_s"] == 0.0  # timing restarts at 0 after the omit period
