@@ -1,0 +1,394 @@
+"""Comparisons: which runs may stand side by side, and how they compare to the baseline.
+
+A scenario fingerprint is the tool plus the parameters that make two results
+comparable (fio: rw, block size, queue depth x jobs, direct or buffered, engine,
+raw device or file). Comparison columns are what the author grouped (a label,
+or failing that a fingerprint); a run whose fingerprint differs from its column's
+is refused from it with a reason the page shows, never charted with unlike runs.
+
+Each comparison is one metric: columns are scenarios, rows are environments,
+a cell is the median of that environment's runs (with min, max and count when
+there are repeats) and `relative` is value / baseline value.
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from . import units
+from .model import Run
+
+# -- what a run measured -----------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Metric:
+    """A number a comparison can show: how to read it from a run, and how to show it."""
+
+    key: str
+    title: str
+    unit: str  # canonical unit of the value: "IOPS", "B/s", "bit/s", "ns", "events/s", ...
+    higher_is_better: bool
+    read: Callable[[Run, str | None], float | None]
+
+
+def _fio_jobs(run: Run, direction: str | None) -> list[dict[str, Any]]:
+    return [job[direction] for job in run.metrics.get("jobs", []) if direction and direction in job]
+
+
+def _fio_sum(key: str) -> Callable[[Run, str | None], float | None]:
+    def read(run: Run, direction: str | None) -> float | None:
+        values = [job.get(key) for job in _fio_jobs(run, direction)]
+        return sum(values) if values and None not in values else None
+
+    return read
+
+
+def _fio_clat_mean(run: Run, direction: str | None) -> float | None:
+    """Mean completion latency over all jobs, weighted by each job's IOPS."""
+    parts = [(job.get("iops") or 0, (job.get("clat_ns") or {}).get("mean")) for job in _fio_jobs(run, direction)]
+    parts = [(weight, mean) for weight, mean in parts if mean is not None]
+    total = sum(weight for weight, _ in parts)
+    if not parts or not total:
+        return parts[0][1] if len(parts) == 1 else None
+    return sum(weight * mean for weight, mean in parts) / total
+
+
+def _fio_p99(run: Run, direction: str | None) -> float | None:
+    """The worst job's p99: fio prints no percentile of the union of jobs."""
+    values = [(job.get("percentiles_ns") or {}).get("99.00") for job in _fio_jobs(run, direction)]
+    values = [value for value in values if value is not None]
+    return max(values) if values else None
+
+
+def _path(*keys: str) -> Callable[[Run, str | None], float | None]:
+    def read(run: Run, part: str | None) -> float | None:
+        value: Any = run.metrics
+        for key in keys:
+            value = value.get(part if key == "{part}" else key) if isinstance(value, dict) else None
+        return value if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+
+    return read
+
+
+def _iperf3_rate(run: Run, part: str | None) -> float | None:
+    for end in ("sender", "receiver"):
+        value = (run.metrics.get(end) or {}).get("bits_per_s")
+        if value is not None:
+            return value
+    return None
+
+
+def _unixbench_test(run: Run, part: str | None) -> float | None:
+    if part == "Index Score":
+        return run.metrics.get("score")
+    return next((test["value"] for test in run.metrics.get("tests", []) if test["name"] == part), None)
+
+
+METRICS: dict[str, list[Metric]] = {
+    "fio": [
+        Metric("iops", "IOPS", "IOPS", True, _fio_sum("iops")),
+        Metric("bw", "Bandwidth", "B/s", True, _fio_sum("bw_bytes_per_s")),
+        Metric("clat_mean", "Mean completion latency", "ns", False, _fio_clat_mean),
+        Metric("clat_p99", "p99 completion latency", "ns", False, _fio_p99),
+    ],
+    "iperf3": [
+        Metric("throughput", "Throughput", "bit/s", True, _iperf3_rate),
+        Metric("retransmits", "Retransmits", "count", False, _path("sender", "retransmits")),
+    ],
+    "mbw": [
+        Metric("bandwidth", "Memory copy bandwidth (AVG)", "B/s", True, _path("methods", "{part}", "avg_bytes_per_s"))
+    ],
+    "unixbench": [Metric("value", "UnixBench result", "per test", True, _unixbench_test)],
+    "dd": [Metric("bandwidth", "dd throughput", "B/s", True, _path("bytes_per_s"))],
+    "ioping": [
+        Metric("lat_avg", "Average latency", "ns", False, _path("lat_ns", "avg")),
+        Metric("iops", "IOPS", "IOPS", True, _path("iops")),
+    ],
+    "sysbench": [
+        Metric("events", "Events per second", "events/s", True, _path("events_per_s")),
+        Metric("bandwidth", "Throughput", "B/s", True, _path("bytes_per_s")),
+    ],
+}
+
+# -- scenarios ------------------------------------------------------------------------
+
+
+def parts(run: Run) -> list[str | None]:
+    """The separately comparable parts of a run: fio directions, mbw methods, UnixBench tests."""
+    if run.tool == "fio":
+        found = []
+        for job in run.metrics.get("jobs", []):
+            found += [name for name in ("read", "write", "trim", "mixed") if name in job and name not in found]
+        return found
+    if run.tool == "mbw":
+        return sorted(run.metrics.get("methods", {}))
+    if run.tool == "unixbench":
+        names = [test["name"] for test in run.metrics.get("tests", [])]
+        return names + (["Index Score"] if run.metrics.get("score") is not None else [])
+    return [None]
+
+
+def _target_kind(run: Run) -> str | None:
+    filename = str(run.params.get("filename") or run.params.get("directory") or "")
+    if not filename:
+        return None
+    return "raw device" if filename.startswith(("/dev/", "\\\\.\\")) else "file"
+
+
+def fingerprint(run: Run, part: str | None = None) -> dict[str, Any]:
+    """The parameters that must match for two results to be compared."""
+    params = run.params
+    if run.tool == "fio":
+        buffered = params.get("buffered")
+        direct = params.get("direct")
+        return {
+            "tool": "fio",
+            "direction": part,
+            "rw": params.get("rw"),
+            "bs_bytes": params.get("bs_bytes"),
+            "iodepth": params.get("iodepth"),
+            "numjobs": params.get("numjobs"),
+            "io": None
+            if direct is None and buffered is None
+            else ("direct" if direct and not buffered else "buffered"),
+            "ioengine": params.get("ioengine"),
+            "target": _target_kind(run),
+        }
+    if run.tool == "iperf3":
+        return {
+            "tool": "iperf3",
+            "mode": params.get("mode"),
+            "streams": params.get("streams"),
+            "direction": "bidir" if params.get("bidir") else ("reverse" if params.get("reverse") else "forward"),
+        }
+    if run.tool == "mbw":
+        return {"tool": "mbw", "method": part, "array_mib": params.get("array_mib")}
+    if run.tool == "unixbench":
+        return {"tool": "unixbench", "test": part, "copies": params.get("copies")}
+    if run.tool == "dd":
+        return {
+            "tool": "dd",
+            "bs_bytes": params.get("bs_bytes"),
+            "direction": params.get("direction"),
+            "conv": params.get("conv"),
+            "oflag": params.get("oflag"),
+        }
+    if run.tool == "ioping":
+        return {"tool": "ioping", "request_bytes": params.get("request_bytes"), "direct": params.get("direct", False)}
+    if run.tool == "sysbench":
+        return {"tool": "sysbench", "test": params.get("test"), "threads": params.get("threads")}
+    return {"tool": run.tool}
+
+
+def fingerprint_key(print_: dict[str, Any]) -> str:
+    """A stable, readable slug for a fingerprint: 'fio-randread-4096-qd16x1-direct-libaio-file-read'."""
+    return "-".join(str(value).lower().replace(" ", "") for value in print_.values() if value is not None)
+
+
+_FINGERPRINT_NAMES = {
+    "bs_bytes": "block size",
+    "iodepth": "queue depth",
+    "numjobs": "jobs",
+    "io": "I/O mode",
+    "ioengine": "engine",
+    "target": "target",
+    "rw": "rw",
+    "direction": "direction",
+    "streams": "streams",
+    "mode": "protocol",
+    "array_mib": "array size (MiB)",
+    "copies": "copies",
+    "threads": "threads",
+    "request_bytes": "request size",
+    "conv": "conv",
+    "oflag": "oflag",
+    "test": "test",
+    "method": "method",
+}
+
+
+def _shown(key: str, value: Any) -> str:
+    if value is None:
+        return "unknown"
+    if key.endswith("_bytes"):
+        return units.format_bytes(value) or str(value)
+    return str(value)
+
+
+def differences(reference: dict[str, Any], other: dict[str, Any]) -> list[str]:
+    """'block size 8 KiB, not 4 KiB' for every parameter that differs."""
+    found = []
+    for key in reference:
+        if reference.get(key) != other.get(key):
+            name = _FINGERPRINT_NAMES.get(key, key)
+            found.append(f"{name} {_shown(key, other.get(key))}, not {_shown(key, reference.get(key))}")
+    return found
+
+
+def describe(print_: dict[str, Any]) -> str:
+    """A short human description of a fingerprint, for column subtitles and scenario pages."""
+    shown = [
+        f"{_FINGERPRINT_NAMES.get(key, key)} {_shown(key, value)}"
+        for key, value in print_.items()
+        if key != "tool" and value is not None
+    ]
+    return f"{print_['tool']}: " + ", ".join(shown)
+
+
+# -- comparisons ------------------------------------------------------------------------
+
+
+@dataclass
+class Column:
+    id: str
+    title: str
+    tool: str
+    part: str | None
+    fingerprint: dict[str, Any]
+    members: list[Run] = field(default_factory=list)
+    refused: list[dict[str, Any]] = field(default_factory=list)
+
+
+def _column_title(run: Run, part: str | None) -> str:
+    title = " / ".join(bit for bit in (run.section, run.label) if bit) if run.label != run.section else run.label
+    title = title or describe(fingerprint(run, part))
+    if part and (run.tool != "fio" or len(parts(run)) > 1):
+        title = f"{title} ({part})" if title else part
+    return title
+
+
+def _columns_for(runs: list[Run], tool: str, baseline: str | None) -> list[Column]:
+    """Columns the author's labels define; unlike runs in a column are refused with a reason."""
+    grouped: dict[str, list[tuple[Run, str | None]]] = {}
+    titles: dict[str, str] = {}
+    for run in runs:
+        if run.tool != tool:
+            continue
+        for part in parts(run):
+            title = _column_title(run, part)
+            key = title.lower()
+            grouped.setdefault(key, []).append((run, part))
+            titles.setdefault(key, title)
+    columns = []
+    for key, members in grouped.items():
+        prints = [fingerprint(run, part) for run, part in members]
+        # The reference scenario of a column: the baseline's, else the most common one.
+        on_baseline = [p for (run, _), p in zip(members, prints, strict=True) if run.environment == baseline]
+        keyed = [fingerprint_key(p) for p in prints]
+        reference = on_baseline[0] if on_baseline else prints[keyed.index(max(set(keyed), key=keyed.count))]
+        part = members[0][1]
+        column = Column(id="", title=titles[key], tool=tool, part=part, fingerprint=reference)
+        for (run, _), print_ in zip(members, prints, strict=True):
+            if print_ == reference:
+                column.members.append(run)
+            else:
+                column.refused.append(
+                    {"run": run.id, "environment": run.environment, "reason": "; ".join(differences(reference, print_))}
+                )
+        columns.append(column)
+    columns = _merge_same_scenario(columns)
+    for index, column in enumerate(columns, start=1):
+        column.id = f"{tool}-{index}"
+    return columns
+
+
+def _environments(column: Column) -> set[str | None]:
+    return {run.environment for run in column.members} | {entry["environment"] for entry in column.refused}
+
+
+def _merge_same_scenario(columns: list[Column]) -> list[Column]:
+    """One scenario labelled differently per environment ("物理机" / "虚拟机") is one column."""
+    merged: list[Column] = []
+    for column in columns:
+        twin = next(
+            (
+                other
+                for other in merged
+                if other.fingerprint == column.fingerprint and not (_environments(other) & _environments(column))
+            ),
+            None,
+        )
+        if twin is None:
+            merged.append(column)
+            continue
+        twin.members += column.members
+        twin.refused += column.refused
+        if twin.title != column.title:
+            twin.title = twin.part or describe(twin.fingerprint)
+    return merged
+
+
+def _cell(values: list[float]) -> dict[str, Any]:
+    cell: dict[str, Any] = {"value": statistics.median(values), "n": len(values)}
+    if len(values) > 1:
+        cell.update({"min": min(values), "max": max(values)})
+    return cell
+
+
+def _comparison(
+    metric: Metric, columns: list[Column], environments: list[str], baseline: str | None
+) -> dict[str, Any] | None:
+    rows = []
+    base_values: dict[str, float | None] = {}
+    table: dict[str, dict[str, dict[str, Any]]] = {}
+    for column in columns:
+        for env in environments:
+            runs = [run for run in column.members if run.environment == env]
+            values = [metric.read(run, column.part) for run in runs]
+            present = [value for value in values if value is not None]
+            cell = _cell(present) if present else {"value": None, "n": 0}
+            cell["runs"] = [run.id for run, value in zip(runs, values, strict=True) if value is not None]
+            table.setdefault(env, {})[column.id] = cell
+        base_values[column.id] = (table.get(baseline, {}).get(column.id) or {}).get("value")
+    if all(cell["value"] is None for env in table.values() for cell in env.values()):
+        return None
+    for env in environments:
+        cells = []
+        for column in columns:
+            cell = table[env][column.id]
+            base = base_values[column.id]
+            cell["relative"] = cell["value"] / base if cell["value"] is not None and base else None
+            cells.append(cell)
+        rows.append({"environment": env, "cells": cells})
+    unit = metric.unit
+    return {
+        "id": f"{columns[0].tool}-{metric.key}",
+        "title": metric.title if columns[0].tool in metric.title.lower() else f"{columns[0].tool} {metric.title}",
+        "tool": columns[0].tool,
+        "metric": metric.key,
+        "unit": unit,
+        "higher_is_better": metric.higher_is_better,
+        "baseline": baseline,
+        "columns": [
+            {
+                "id": column.id,
+                "title": column.title,
+                "scenario": fingerprint_key(column.fingerprint),
+                "description": describe(column.fingerprint),
+                "refused": column.refused,
+            }
+            for column in columns
+        ],
+        "rows": rows,
+    }
+
+
+TOOL_ORDER = ("fio", "iperf3", "unixbench", "sysbench", "mbw", "dd", "ioping")
+
+
+def automatic(runs: list[Run], environments: list[str], baseline: str | None) -> list[dict[str, Any]]:
+    """One comparison per tool and metric, columns = the report's scenarios of that tool."""
+    comparisons = []
+    for tool in TOOL_ORDER:
+        columns = _columns_for(runs, tool, baseline)
+        if not columns:
+            continue
+        for metric in METRICS.get(tool, []):
+            comparison = _comparison(metric, columns, environments, baseline)
+            if comparison:
+                comparisons.append(comparison)
+    return comparisons
