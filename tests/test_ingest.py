@@ -49,8 +49,10 @@ def test_example_report_ingests_twelve_runs(site):
     table = document["views"]["runs_table"]
     assert table["rows"][0]["cells"][5:] == ["872", "927 MiB/s", "4.476 s", "6.946 s"]
     chart = document["views"]["charts"][0]
+    assert chart["id"] == "chart-fio-iops"
     assert chart["spec"]["data"][0]["type"] == "bar"
     assert chart["spec"]["data"][0]["y"][4] == 188000
+    assert [c["id"] for c in document["comparisons"]] == ["fio-iops", "fio-bw", "fio-clat_mean", "fio-clat_p99"]
 
 
 def test_ingest_twice_gives_byte_identical_data(site):

@@ -12,50 +12,57 @@ import plotly.graph_objects as go
 import plotly.io as pio
 
 from . import units
-from .model import Run
-from .views import fio_summary_rows, run_title
 
 # Without this every spec carries plotly.py's full default template (~7 kB).
 pio.templates.default = "none"
 
 
-def iops_by_scenario(runs: list[Run], environments: list[str]) -> dict[str, Any] | None:
-    """Grouped bars: IOPS per scenario (x), one trace per environment."""
-    scenarios: list[str] = []
-    values: dict[str, dict[str, Any]] = {env: {} for env in environments}
-    for run in runs:
-        summaries = fio_summary_rows(run)
-        for summary in summaries:
-            scenario = run_title(run)
-            if len(summaries) > 1:  # randrw: one bar per direction
-                scenario = f"{scenario} ({summary['direction']})"
-            if scenario not in scenarios:
-                scenarios.append(scenario)
-            values.setdefault(run.environment, {})[scenario] = summary["iops"]
-    if not scenarios:
-        return None
+def comparison_chart(comparison: dict[str, Any]) -> dict[str, Any]:
+    """Grouped bars of one comparison: a bar group per column, a bar per environment.
+
+    The baseline's bars carry a dark outline and "(baseline)" in the legend, so
+    the reference is visible without relying on colour.
+    """
     figure = go.Figure()
-    for env in environments:
+    titles = [column["title"] for column in comparison["columns"]]
+    for row in comparison["rows"]:
+        is_baseline = row["environment"] == comparison["baseline"]
+        name = f"{row['environment']} (baseline)" if is_baseline else row["environment"]
         figure.add_trace(
             go.Bar(
-                name=env,
-                x=list(scenarios),
-                y=[values[env].get(s) for s in scenarios],
-                hovertemplate="%{x}<br>%{y:,.0f} IOPS<extra>" + env + "</extra>",
+                name=name,
+                x=list(titles),
+                y=[cell["value"] for cell in row["cells"]],
+                marker={"line": {"width": 2 if is_baseline else 0, "color": "#444"}},
+                customdata=[units.format_value(cell["value"], comparison["unit"]) or "n/a" for cell in row["cells"]],
+                hovertemplate="%{x}<br>%{customdata}<extra>" + name + "</extra>",
             )
         )
     figure.update_layout(
         barmode="group",
-        yaxis={"title": {"text": "IOPS"}, "rangemode": "tozero"},
+        yaxis={"title": {"text": comparison["unit"]}, "rangemode": "tozero"},
         xaxis={"automargin": True},
-        margin={"t": 16, "r": 16, "b": 16, "l": 64},
+        margin={"t": 16, "r": 16, "b": 16, "l": 72},
         legend={"orientation": "h"},
-        showlegend=len(environments) > 1,
     )
-    table_rows = [[s] + [units.format_count(values[env].get(s)) for env in environments] for s in scenarios]
+    table_rows = [
+        [row["environment"]] + [units.format_value(cell["value"], comparison["unit"]) for cell in row["cells"]]
+        for row in comparison["rows"]
+    ]
     return {
-        "id": "iops-by-scenario",
-        "title": "IOPS per scenario",
+        "id": f"chart-{comparison['id']}",
+        "title": f"{comparison['title']} ({comparison['unit']})",
         "spec": figure.to_plotly_json(),
-        "table": {"columns": ["Scenario"] + environments, "rows": table_rows},
+        "table": {"columns": ["Environment"] + titles, "rows": table_rows},
     }
+
+
+def headline_charts(comparisons: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """One chart per tool: its first (headline) comparison."""
+    seen: set[str] = set()
+    charts = []
+    for comparison in comparisons:
+        if comparison["tool"] not in seen:
+            seen.add(comparison["tool"])
+            charts.append(comparison_chart(comparison))
+    return charts

@@ -9,6 +9,8 @@ that fails does not stop the others from being published.
 
 from __future__ import annotations
 
+import csv
+import io
 import os
 import shutil
 from dataclasses import dataclass, field
@@ -17,7 +19,7 @@ from typing import Any
 
 import yaml
 
-from . import __version__, charts, views
+from . import __version__, charts, compare, views
 from .extract import assign_ids, extract, slug
 from .model import SCHEMA_VERSION, Problem, Run
 
@@ -122,21 +124,51 @@ def collect(root: Path) -> IngestResult:
     return result
 
 
+def comparisons_csv(comparisons: list[dict[str, Any]]) -> str:
+    """Every comparison cell as one CSV row, for spreadsheets."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(["comparison", "metric", "unit", "environment", "column", "scenario", "value", "relative", "n"])
+    for comparison in comparisons:
+        for row in comparison["rows"]:
+            for column, cell in zip(comparison["columns"], row["cells"], strict=True):
+                writer.writerow(
+                    [
+                        comparison["title"],
+                        comparison["metric"],
+                        comparison["unit"],
+                        row["environment"],
+                        column["title"],
+                        column["scenario"],
+                        "" if cell["value"] is None else cell["value"],
+                        "" if cell["relative"] is None else cell["relative"],
+                        cell["n"],
+                    ]
+                )
+    return out.getvalue()
+
+
 def report_document(report: Report) -> dict[str, Any]:
     """The YAML document Hugo reads for one report."""
     environments = report.environments
-    chart = charts.iops_by_scenario(report.runs, environments)
+    baseline = report.front_matter.get("baseline")
+    baseline = str(baseline) if baseline else (environments[0] if environments else None)
+    comparisons = compare.automatic(report.runs, environments, baseline)
     return {
         "schema_version": SCHEMA_VERSION,
         "generator": f"perfwiki {__version__}",
         "report": report.slug,
+        "baseline": baseline,
         "environments": environments,
+        "comparisons": comparisons,
         "runs": [run.to_dict() for run in report.runs],
         "views": {
             "runs_table": views.runs_table(report.runs),
-            "charts": [chart] if chart else [],
+            "charts": charts.headline_charts(comparisons),
+            "comparisons": {comparison["id"]: views.comparison_view(comparison) for comparison in comparisons},
             "runs": {run.id: views.run_page(run) for run in report.runs},
         },
+        "exports": {"comparisons_csv": comparisons_csv(comparisons)},
     }
 
 

@@ -240,6 +240,41 @@ def format_bytes_per_s(value: Number | None, convention: str = "iec") -> str | N
     return f"{_significant(scaled)} {steps[index]}"
 
 
+def format_bits_per_s(value: Number | None) -> str | None:
+    """Network rates in SI bits, the way iperf3 prints them: 8.33 Gbit/s."""
+    if value is None:
+        return None
+    for unit, factor in (("Tbit/s", 10**12), ("Gbit/s", 10**9), ("Mbit/s", 10**6), ("kbit/s", 10**3)):
+        if abs(value) >= factor:
+            return f"{_significant(value / factor, 3)} {unit}"
+    return f"{_significant(float(value), 3)} bit/s"
+
+
+def format_value(value: Number | None, unit: str) -> str | None:
+    """Any comparison value in its canonical unit, shown with an explicit label."""
+    if value is None:
+        return None
+    if unit == "B/s":
+        return format_bytes_per_s(value)
+    if unit == "bit/s":
+        return format_bits_per_s(value)
+    if unit == "ns":
+        return format_ns(value)
+    if unit in ("IOPS", "events/s"):
+        return format_count(value)
+    if unit == "count":
+        return str(int(value))
+    return _significant(float(value), 6)
+
+
+def format_relative(relative: float | None) -> str | None:
+    """value / baseline as a percentage: 1.256 -> '126%', 0.8253 -> '82.5%'."""
+    if relative is None:
+        return None
+    percent = relative * 100
+    return f"{percent:.0f}%" if percent >= 100 else f"{percent:.3g}%"
+
+
 def format_bytes(value: Number | None, convention: str = "iec") -> str | None:
     rate = format_bytes_per_s(value, convention)
     return rate[:-2] if rate else None

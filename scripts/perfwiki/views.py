@@ -7,6 +7,8 @@ in the run; these are their renderings with explicit units.
 
 from __future__ import annotations
 
+import csv
+import io
 from typing import Any
 
 from . import units
@@ -150,7 +152,30 @@ def run_page(run: Run) -> dict[str, Any]:
             }
         )
     title = run_title(run) if not run.environment else f"{run_title(run)} — {run.environment}"
-    return {"title": title, "tables": tables}
+    return {"title": title, "tables": tables, "csv": run_csv(run)}
+
+
+def _flatten(prefix: str, value: Any, out: list[tuple[str, Any]]) -> None:
+    if isinstance(value, dict):
+        for key, item in value.items():
+            _flatten(f"{prefix}.{key}" if prefix else str(key), item, out)
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            _flatten(f"{prefix}[{index}]", item, out)
+    else:
+        out.append((prefix, value))
+
+
+def run_csv(run: Run) -> str:
+    """Every parameter and metric of a run as `path,value` rows (metrics in canonical units)."""
+    rows: list[tuple[str, Any]] = []
+    _flatten("params", run.params, rows)
+    _flatten("metrics", run.metrics, rows)
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(["field", "value"])
+    writer.writerows((path, "" if value is None else value) for path, value in rows)
+    return out.getvalue()
 
 
 def _params_table(run: Run) -> dict[str, Any]:
@@ -210,3 +235,33 @@ def _job_tables(job: dict[str, Any]) -> list[dict[str, Any]]:
             }
         )
     return tables
+
+
+def comparison_view(comparison: dict[str, Any]) -> dict[str, Any]:
+    """A comparison as the page shows it: display text, % of baseline, a verdict class, the run."""
+    higher = comparison["higher_is_better"]
+    rows = []
+    for row in comparison["rows"]:
+        cells = []
+        for cell in row["cells"]:
+            relative = cell.get("relative")
+            shown: dict[str, Any] = {
+                "text": units.format_value(cell["value"], comparison["unit"]),
+                "relative": units.format_relative(relative) if row["environment"] != comparison["baseline"] else None,
+                "run": cell["runs"][0] if cell.get("runs") else None,
+                "n": cell.get("n", 0),
+            }
+            if cell.get("n", 0) > 1:
+                low, high = (units.format_value(cell[key], comparison["unit"]) for key in ("min", "max"))
+                shown["range"] = f"{low} – {high}"
+            if row["environment"] == comparison["baseline"]:
+                shown["class"] = "baseline"
+            elif relative is not None and abs(relative - 1) >= 0.05:
+                better = (relative > 1) == higher
+                shown["class"] = "better" if better else "worse"
+            cells.append(shown)
+        rows.append({"environment": row["environment"], "cells": cells})
+    refusals = [
+        {"column": column["title"], **entry} for column in comparison["columns"] for entry in column.get("refused", [])
+    ]
+    return {"id": comparison["id"], "rows": rows, "refusals": refusals}

@@ -39,7 +39,7 @@ def test_report_chart_is_drawn_offline_without_console_errors(page, base_url_loc
     errors, remote = watch(page)
     page.set_viewport_size({"width": 1280, "height": 900})
     page.goto(f"{base_url_local}reports/{REPORT}/", wait_until="networkidle")
-    plot = page.locator("#iops-by-scenario")
+    plot = page.locator("#chart-fio-iops")
     plot.locator("svg.main-svg").first.wait_for(state="visible")
     assert plot.locator("g.trace.bars").count() == 1
     assert plot.locator("g.trace.bars g.point").count() == 12

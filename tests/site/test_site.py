@@ -83,9 +83,9 @@ def test_report_page_links_every_run_and_carries_the_chart_spec(built_site):
     for run in document["runs"]:
         assert f'href="/bench/runs/{REPORT}/{run["id"]}/"' in html
     page = read_page(built_site, f"reports/{REPORT}")
-    spec = json.loads(page.by_id["iops-by-scenario-spec"])
+    spec = json.loads(page.by_id["chart-fio-iops-spec"])
     bars = spec["data"][0]
-    assert bars["type"] == "bar" and bars["name"] == "nvme-raw"
+    assert bars["type"] == "bar" and bars["name"] == "nvme-raw (baseline)"
     assert bars["y"][:4] == [872, 540, 2309, 2310]
     assert len(bars["x"]) == 12
     # plotly.js is vendored and loaded from this site, with an integrity hash.
@@ -150,3 +150,32 @@ def test_vendored_plotly_js_matches_the_pinned_plotly():
     assert pinned == get_plotlyjs_version() == "4.1.1"
     vendored = (ROOT / "site" / "assets" / "vendor" / "plotly-cartesian.min.js").read_text(encoding="utf-8")[:300]
     assert "v4.1.1" in vendored
+
+
+def test_report_run_and_environment_pages_have_json_and_csv(built_site):
+    report = json.loads((built_site / "bench" / "reports" / REPORT / "index.json").read_text(encoding="utf-8"))
+    comparison = next(c for c in report["comparisons"] if c["id"] == "fio-iops")
+    assert {"title", "metric", "unit", "baseline", "columns", "rows"} <= set(comparison)
+    assert comparison["rows"][0]["environment"] == "nvme-raw"
+    assert comparison["rows"][0]["cells"][0]["value"] == 872 and comparison["rows"][0]["cells"][0]["relative"] == 1.0
+    csv_text = (built_site / "bench" / "reports" / REPORT / "index.csv").read_text(encoding="utf-8")
+    assert csv_text.splitlines()[0] == "comparison,metric,unit,environment,column,scenario,value,relative,n"
+    run_dir = built_site / "bench" / "runs" / REPORT / "nvme-raw-random-read-latency-test"
+    run = json.loads((run_dir / "index.json").read_text(encoding="utf-8"))
+    assert run["metrics"]["jobs"][0]["read"]["iops"] == 10000
+    assert "metrics.jobs[0].read.iops,10000" in (run_dir / "index.csv").read_text(encoding="utf-8")
+    env = json.loads((built_site / "bench" / "environments" / "nvme-raw" / "index.json").read_text(encoding="utf-8"))
+    assert len(env["runs"]) == 12 and env["facts"]["device"] == "/dev/nvme10n1"
+    html = (run_dir / "index.html").read_text(encoding="utf-8")
+    json_href = f"/bench/runs/{REPORT}/nvme-raw-random-read-latency-test/index.json"
+    assert f'rel="alternate" type="application/json" href="{json_href}"' in html
+
+
+def test_every_comparison_number_links_to_its_run_page(built_site):
+    html = (built_site / "bench" / "reports" / REPORT / "index.html").read_text(encoding="utf-8")
+    table = html[html.index('id="cmp-fio-iops"') :]
+    table = table[: table.index("</figure>")]
+    cells = re.findall(r"<td[^>]*>(.*?)</td>", table, re.S)
+    assert len(cells) == 12
+    for cell in cells:
+        assert re.match(r'<a href="/bench/runs/nvme-raw-vs-ext4/nvme-raw-[a-z-]+/">', cell), cell
