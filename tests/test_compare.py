@@ -42,13 +42,14 @@ def cell(comparison, environment, column_title):
 def test_fio_iops_columns_and_percent_of_baseline(seed_001_runs):
     comparisons = compare.automatic(seed_001_runs, ENVIRONMENTS, "host")
     iops = by_id(comparisons, "fio-iops")
+    # The section every column shares ("测试数据 / ...") is dropped from the titles.
     assert [column["title"] for column in iops["columns"]] == [
-        "测试数据 / 4KB随机读",
-        "测试数据 / 4KB随机写",
-        "测试数据 / 4KB顺序读",
-        "测试数据 / 4KB顺序写",
-        "测试数据 / 1MB顺序读",
-        "测试数据 / 1MB顺序写",
+        "4KB随机读",
+        "4KB随机写",
+        "4KB顺序读",
+        "4KB顺序写",
+        "1MB顺序读",
+        "1MB顺序写",
     ]
     assert [row["environment"] for row in iops["rows"]] == ENVIRONMENTS
     assert cell(iops, "host", "4KB随机读")["value"] == 195

@@ -35,7 +35,7 @@ def ingest(root: Path) -> subprocess.CompletedProcess[str]:
 def test_example_report_ingests_twelve_runs(site):
     result = ingest(site)
     assert result.returncode == 0, result.stderr
-    assert "ingested 12 runs in 1 reports" in result.stderr
+    assert "ingested 77 runs in 2 reports" in result.stderr
     document = yaml.safe_load((site / "data" / "reports" / f"{REPORT}.yaml").read_text(encoding="utf-8"))
     assert document["schema_version"] == 1
     assert document["environments"] == ["nvme-raw"]
@@ -60,7 +60,7 @@ def test_ingest_twice_gives_byte_identical_data(site):
     first = tree_digest(site / "data")
     assert ingest(site).returncode == 0
     assert tree_digest(site / "data") == first
-    assert list(first) == [f"reports/{REPORT}.yaml"]
+    assert list(first) == [f"reports/{REPORT}.yaml", "reports/vm-vs-bare-metal.yaml"]
 
 
 def test_bad_files_are_reported_and_good_ones_still_ingested(site):

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import units
+from .extract import slug
 from .model import Run
 
 # -- what a run measured -----------------------------------------------------------
@@ -251,6 +252,26 @@ class Column:
     fingerprint: dict[str, Any]
     members: list[Run] = field(default_factory=list)
     refused: list[dict[str, Any]] = field(default_factory=list)
+    metric: Metric | None = None  # an authored column may show its own metric
+    ignored: tuple[str, ...] = ()  # parameters the author chose to compare across
+
+
+def _comparable(reference: dict[str, Any], other: dict[str, Any], ignored: tuple[str, ...]) -> bool:
+    return all(reference.get(key) == other.get(key) for key in reference if key not in ignored)
+
+
+def _fill(column: Column, members: list[tuple[Run, str | None]], baseline: str | None) -> None:
+    """Pick the column's reference scenario (the baseline's, else the most common) and sort runs in or out."""
+    prints = [fingerprint(run, part) for run, part in members]
+    on_baseline = [p for (run, _), p in zip(members, prints, strict=True) if run.environment == baseline]
+    keyed = [fingerprint_key(p) for p in prints]
+    column.fingerprint = on_baseline[0] if on_baseline else prints[keyed.index(max(set(keyed), key=keyed.count))]
+    for (run, _), print_ in zip(members, prints, strict=True):
+        if _comparable(column.fingerprint, print_, column.ignored):
+            column.members.append(run)
+        else:
+            reasons = [reason for reason in differences(column.fingerprint, print_) if reason]
+            column.refused.append({"run": run.id, "environment": run.environment, "reason": "; ".join(reasons)})
 
 
 def _column_title(run: Run, part: str | None) -> str:
@@ -261,7 +282,7 @@ def _column_title(run: Run, part: str | None) -> str:
     return title
 
 
-def _columns_for(runs: list[Run], tool: str, baseline: str | None) -> list[Column]:
+def _columns_for(runs: list[Run], tool: str, baseline: str | None, ignored: tuple[str, ...] = ()) -> list[Column]:
     """Columns the author's labels define; unlike runs in a column are refused with a reason."""
     grouped: dict[str, list[tuple[Run, str | None]]] = {}
     titles: dict[str, str] = {}
@@ -275,25 +296,22 @@ def _columns_for(runs: list[Run], tool: str, baseline: str | None) -> list[Colum
             titles.setdefault(key, title)
     columns = []
     for key, members in grouped.items():
-        prints = [fingerprint(run, part) for run, part in members]
-        # The reference scenario of a column: the baseline's, else the most common one.
-        on_baseline = [p for (run, _), p in zip(members, prints, strict=True) if run.environment == baseline]
-        keyed = [fingerprint_key(p) for p in prints]
-        reference = on_baseline[0] if on_baseline else prints[keyed.index(max(set(keyed), key=keyed.count))]
-        part = members[0][1]
-        column = Column(id="", title=titles[key], tool=tool, part=part, fingerprint=reference)
-        for (run, _), print_ in zip(members, prints, strict=True):
-            if print_ == reference:
-                column.members.append(run)
-            else:
-                column.refused.append(
-                    {"run": run.id, "environment": run.environment, "reason": "; ".join(differences(reference, print_))}
-                )
+        column = Column(id="", title=titles[key], tool=tool, part=members[0][1], fingerprint={}, ignored=ignored)
+        _fill(column, members, baseline)
         columns.append(column)
     columns = _merge_same_scenario(columns)
+    _drop_shared_prefix(columns)
     for index, column in enumerate(columns, start=1):
         column.id = f"{tool}-{index}"
     return columns
+
+
+def _drop_shared_prefix(columns: list[Column]) -> None:
+    """'测试数据 / 4KB随机读', '测试数据 / 4KB随机写': the shared section says nothing."""
+    heads = {column.title.split(" / ", 1)[0] for column in columns if " / " in column.title}
+    if len(columns) > 1 and len(heads) == 1 and all(" / " in column.title for column in columns):
+        for column in columns:
+            column.title = column.title.split(" / ", 1)[1]
 
 
 def _environments(column: Column) -> set[str | None]:
@@ -308,7 +326,8 @@ def _merge_same_scenario(columns: list[Column]) -> list[Column]:
             (
                 other
                 for other in merged
-                if other.fingerprint == column.fingerprint and not (_environments(other) & _environments(column))
+                if _comparable(other.fingerprint, column.fingerprint, column.ignored)
+                and not (_environments(other) & _environments(column))
             ),
             None,
         )
@@ -336,9 +355,10 @@ def _comparison(
     base_values: dict[str, float | None] = {}
     table: dict[str, dict[str, dict[str, Any]]] = {}
     for column in columns:
+        read = (column.metric or metric).read
         for env in environments:
             runs = [run for run in column.members if run.environment == env]
-            values = [metric.read(run, column.part) for run in runs]
+            values = [read(run, column.part) for run in runs]
             present = [value for value in values if value is not None]
             cell = _cell(present) if present else {"value": None, "n": 0}
             cell["runs"] = [run.id for run, value in zip(runs, values, strict=True) if value is not None]
@@ -363,18 +383,26 @@ def _comparison(
         "unit": unit,
         "higher_is_better": metric.higher_is_better,
         "baseline": baseline,
-        "columns": [
-            {
-                "id": column.id,
-                "title": column.title,
-                "scenario": fingerprint_key(column.fingerprint),
-                "description": describe(column.fingerprint),
-                "refused": column.refused,
-            }
-            for column in columns
-        ],
+        "columns": [_column_entry(column, metric) for column in columns],
         "rows": rows,
     }
+
+
+def _column_entry(column: Column, metric: Metric) -> dict[str, Any]:
+    shown = column.metric or metric
+    entry = {
+        "id": column.id,
+        "title": column.title,
+        "scenario": fingerprint_key(column.fingerprint),
+        "description": describe(column.fingerprint),
+        "metric": shown.key,
+        "unit": shown.unit,
+        "higher_is_better": shown.higher_is_better,
+        "refused": column.refused,
+    }
+    if column.ignored:
+        entry["compared_across"] = [_FINGERPRINT_NAMES.get(key, key) for key in column.ignored]
+    return entry
 
 
 TOOL_ORDER = ("fio", "iperf3", "unixbench", "sysbench", "mbw", "dd", "ioping")
@@ -387,8 +415,128 @@ def automatic(runs: list[Run], environments: list[str], baseline: str | None) ->
         columns = _columns_for(runs, tool, baseline)
         if not columns:
             continue
+        # Only the environments that ran this tool: a CPU table needs no rows for network paths.
+        ran = {run.environment for run in runs if run.tool == tool}
+        tool_envs = [env for env in environments if env in ran]
         for metric in METRICS.get(tool, []):
-            comparison = _comparison(metric, columns, environments, baseline)
+            comparison = _comparison(metric, columns, tool_envs, baseline)
             if comparison:
                 comparisons.append(comparison)
     return comparisons
+
+
+class SpecError(ValueError):
+    """An authored comparison in front matter that cannot be built; the message says why."""
+
+
+def _metric(tool: str, key: str | None) -> Metric:
+    known = METRICS.get(tool)
+    if not known:
+        raise SpecError(f"no comparable metrics for tool {tool!r}")
+    if key is None:
+        return known[0]
+    for metric in known:
+        if metric.key == key:
+            return metric
+    raise SpecError(f"unknown metric {key!r} for {tool}; one of: {', '.join(m.key for m in known)}")
+
+
+def _selected(runs: list[Run], tool: str, spec: dict[str, Any]) -> list[tuple[Run, str | None]]:
+    chosen = []
+    for run in runs:
+        if run.tool != tool:
+            continue
+        for part in parts(run):
+            if spec.get("part") is not None and part != spec["part"]:
+                continue
+            if spec.get("label") is not None and run.label != spec["label"]:
+                continue
+            if spec.get("section") is not None and run.section != spec["section"]:
+                continue
+            if spec.get("scenario") is not None and fingerprint_key(fingerprint(run, part)) != spec["scenario"]:
+                continue
+            chosen.append((run, part))
+    return chosen
+
+
+def authored(spec: dict[str, Any], runs: list[Run], environments: list[str], baseline: str | None) -> dict[str, Any]:
+    """A comparison the report's author defined in front matter.
+
+    Keys: title, tool, metric, baseline, environments (subset and order), ignore
+    (fingerprint parameters compared across on purpose), and columns: a list of
+    {title, label?, section?, scenario?, part?, tool?, metric?} picking runs.
+    """
+    if not isinstance(spec, dict) or not spec.get("title"):
+        raise SpecError("each comparison needs a title")
+    base = str(spec.get("baseline") or baseline or "") or None
+    envs = [str(env) for env in spec.get("environments") or environments]
+    unknown = [env for env in envs if env not in environments]
+    if unknown:
+        raise SpecError(f"comparison {spec['title']!r}: no runs on environment(s) {', '.join(unknown)}")
+    ignored = tuple(str(key) for key in spec.get("ignore") or ())
+    in_scope = [run for run in runs if run.environment in envs]
+    tool = spec.get("tool")
+    if spec.get("columns"):
+        columns = []
+        for index, column_spec in enumerate(spec["columns"], start=1):
+            column_tool = column_spec.get("tool") or tool
+            if not column_tool:
+                raise SpecError(f"comparison {spec['title']!r}, column {index}: which tool?")
+            members = _selected(in_scope, column_tool, column_spec)
+            if not members:
+                raise SpecError(
+                    f"comparison {spec['title']!r}: column {column_spec.get('title', index)!r} matches no run"
+                )
+            column = Column(
+                id=f"c{index}",
+                title=str(column_spec.get("title") or _column_title(*members[0])),
+                tool=column_tool,
+                part=members[0][1],
+                fingerprint={},
+                metric=_metric(column_tool, column_spec.get("metric") or spec.get("metric")),
+                ignored=ignored,
+            )
+            _fill(column, members, base)
+            columns.append(column)
+        metric = columns[0].metric
+    else:
+        if not tool:
+            raise SpecError(f"comparison {spec['title']!r} needs a tool (or columns)")
+        metric = _metric(tool, spec.get("metric"))
+        columns = _columns_for(in_scope, tool, base, ignored)
+        if not columns:
+            raise SpecError(f"comparison {spec['title']!r}: no {tool} runs on its environments")
+    comparison = _comparison(metric, columns, envs, base)
+    if comparison is None:
+        raise SpecError(f"comparison {spec['title']!r}: no values")
+    units_used = {column["unit"] for column in comparison["columns"]}
+    comparison.update(
+        {
+            "id": str(spec.get("id") or slug(spec["title"]) or "comparison"),
+            "title": spec["title"],
+            "authored": True,
+            "unit": units_used.pop() if len(units_used) == 1 else "mixed",
+            "metric": metric.key if len({c["metric"] for c in comparison["columns"]}) == 1 else "mixed",
+        }
+    )
+    return comparison
+
+
+def for_report(
+    specs: list[dict[str, Any]], runs: list[Run], environments: list[str], baseline: str | None
+) -> tuple[list[dict[str, Any]], list[str]]:
+    """Authored comparisons first, then automatic ones for every tool no authored one covers."""
+    comparisons, errors, covered = [], [], set()
+    for spec in specs or []:
+        try:
+            comparison = authored(spec, runs, environments, baseline)
+        except SpecError as exc:
+            errors.append(str(exc))
+            continue
+        comparisons.append(comparison)
+        covered |= {
+            column_tool for column_tool in [spec.get("tool")] + [c.get("tool") for c in spec.get("columns") or []]
+        }
+        covered |= {comparison["tool"]}
+    automatic_ones = [c for c in automatic(runs, environments, baseline) if c["tool"] not in covered]
+    return comparisons + automatic_ones, errors

@@ -31,6 +31,17 @@ class Report:
     slug: str
     front_matter: dict[str, Any]
     runs: list[Run] = field(default_factory=list)
+    index_path: str = ""
+    comparisons_line: int = 1  # where `comparisons:` sits in index.md, for problems
+    comparisons: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def baseline(self) -> str | None:
+        """The front matter's baseline, else the first environment."""
+        chosen = self.front_matter.get("baseline")
+        if chosen:
+            return str(chosen)
+        return self.environments[0] if self.environments else None
 
     @property
     def environments(self) -> list[str]:
@@ -78,6 +89,13 @@ def _relative(path: Path, root: Path) -> str:
         return path.as_posix()
 
 
+def _line_of(path: Path, prefix: str) -> int:
+    for number, line in enumerate(path.read_text(encoding="utf-8-sig").split("\n"), start=1):
+        if line.startswith(prefix):
+            return number
+    return 1
+
+
 def _raw_files(env_dir: Path) -> list[Path]:
     return sorted(path for path in env_dir.rglob("*") if path.is_file() and not path.name.startswith("."))
 
@@ -100,7 +118,10 @@ def collect(root: Path) -> IngestResult:
                 )
             )
             continue
-        report = Report(report_slug, read_front_matter(bundle / "index.md"))
+        report = Report(
+            report_slug, read_front_matter(bundle / "index.md"), index_path=_relative(bundle / "index.md", root)
+        )
+        report.comparisons_line = _line_of(bundle / "index.md", "comparisons:")
         raw = bundle / RAW_DIR
         env_dirs = sorted(path for path in raw.iterdir() if path.is_dir()) if raw.is_dir() else []
         for env_dir in env_dirs:
@@ -153,7 +174,9 @@ def report_document(report: Report) -> dict[str, Any]:
     environments = report.environments
     baseline = report.front_matter.get("baseline")
     baseline = str(baseline) if baseline else (environments[0] if environments else None)
-    comparisons = compare.automatic(report.runs, environments, baseline)
+    comparisons, _ = compare.for_report(
+        report.front_matter.get("comparisons") or [], report.runs, environments, baseline
+    )
     return {
         "schema_version": SCHEMA_VERSION,
         "generator": f"perfwiki {__version__}",
@@ -202,6 +225,9 @@ def _recover(data: Path, previous: Path) -> None:
 def ingest(root: Path) -> IngestResult:
     result = collect(root)
     for report in result.reports:
+        specs = report.front_matter.get("comparisons") or []
+        report.comparisons, errors = compare.for_report(specs, report.runs, report.environments, report.baseline)
+        result.problems.extend(Problem(report.index_path, report.comparisons_line, error) for error in errors)
         for run in report.runs:
             for error in run.validate():
                 result.problems.append(

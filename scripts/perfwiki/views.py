@@ -239,20 +239,20 @@ def _job_tables(job: dict[str, Any]) -> list[dict[str, Any]]:
 
 def comparison_view(comparison: dict[str, Any]) -> dict[str, Any]:
     """A comparison as the page shows it: display text, % of baseline, a verdict class, the run."""
-    higher = comparison["higher_is_better"]
     rows = []
     for row in comparison["rows"]:
         cells = []
-        for cell in row["cells"]:
+        for column, cell in zip(comparison["columns"], row["cells"], strict=True):
             relative = cell.get("relative")
+            unit, higher = column["unit"], column["higher_is_better"]
             shown: dict[str, Any] = {
-                "text": units.format_value(cell["value"], comparison["unit"]),
+                "text": units.format_value(cell["value"], unit),
                 "relative": units.format_relative(relative) if row["environment"] != comparison["baseline"] else None,
                 "run": cell["runs"][0] if cell.get("runs") else None,
                 "n": cell.get("n", 0),
             }
             if cell.get("n", 0) > 1:
-                low, high = (units.format_value(cell[key], comparison["unit"]) for key in ("min", "max"))
+                low, high = (units.format_value(cell[key], unit) for key in ("min", "max"))
                 shown["range"] = f"{low} – {high}"
             if row["environment"] == comparison["baseline"]:
                 shown["class"] = "baseline"

@@ -1,0 +1,87 @@
+"""The shipped example reports: tables computed from raw output match the seeds where the seeds are right."""
+
+from __future__ import annotations
+
+import subprocess
+
+import pytest
+import yaml
+
+from support import copy_site_sources, perfwiki_command
+
+
+@pytest.fixture(scope="module")
+def reports(tmp_path_factory):
+    site = copy_site_sources(tmp_path_factory.mktemp("site"))
+    result = subprocess.run(perfwiki_command() + ["ingest", "--root", str(site)], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    folder = site / "data" / "reports"
+    return {path.stem: yaml.safe_load(path.read_text(encoding="utf-8")) for path in folder.glob("*.yaml")}
+
+
+def comparison(document, comparison_id):
+    return next(c for c in document["comparisons"] if c["id"] == comparison_id)
+
+
+def percent(document, comparison_id, environment, column_index=0):
+    row = next(row for row in comparison(document, comparison_id)["rows"] if row["environment"] == environment)
+    relative = row["cells"][column_index]["relative"]
+    return None if relative is None else round(relative * 100, 1)
+
+
+def test_vm_report_runs_per_environment(reports):
+    runs = reports["vm-vs-bare-metal"]["runs"]
+    assert len(runs) == 65
+    by_env = {}
+    for run in runs:
+        by_env.setdefault(run["environment"], []).append(run["tool"])
+    assert by_env["r730-host"] == ["fio"] * 6 + ["mbw", "unixbench"]
+    assert by_env["win2008-vm-writeback-q4"] == ["fio"] * 6
+    assert all(run["command"] for run in runs if run["tool"] == "fio")
+
+
+def test_storage_tables_match_the_seed_table(reports):
+    document = reports["vm-vs-bare-metal"]
+    iops = "local-storage-iops-of-the-physical-host"
+    # The seed's table: Windows cache=none 2811 (1441%), Linux writeback,queues=4 28.7k (14718%), 4KB randread.
+    assert percent(document, iops, "win2008-vm-cache-none") == 1441.5
+    assert percent(document, iops, "centos-vm-writeback-q4") == 14717.9
+    storage = comparison(document, iops)
+    assert [column["title"] for column in storage["columns"]] == [
+        "4KB随机读",
+        "4KB随机写",
+        "4KB顺序读",
+        "4KB顺序写",
+        "1MB顺序读",
+        "1MB顺序写",
+    ]
+    assert storage["columns"][0]["compared_across"] == ["engine"]
+    assert all(column["refused"] == [] for column in storage["columns"])
+
+
+def test_network_tables_use_their_own_baselines(reports):
+    document = reports["vm-vs-bare-metal"]
+    assert percent(document, "classic-network-tcp-throughput", "classic-vm-to-vm") == 99.8
+    assert percent(document, "classic-network-tcp-throughput", "classic-host-to-vm") == 100.6
+    assert percent(document, "vpc-network-tcp-throughput", "vpc-vm-to-vm") == 97.5
+    assert percent(document, "vpc-network-tcp-throughput", "vpc-eip-to-eip") == 63.4
+
+
+def test_cpu_and_memory_overheads_corrected(reports):
+    document = reports["vm-vs-bare-metal"]
+    mbw = comparison(document, "mbw-bandwidth")
+    assert [row["environment"] for row in mbw["rows"]] == ["r730-host", "centos-vm-8c"]
+    memcpy = [column["title"] for column in mbw["columns"]].index("MEMCPY")
+    assert round(100 - percent(document, "mbw-bandwidth", "centos-vm-8c", memcpy), 1) == 17.5  # the seed says 1.7%
+    assert round(100 - percent(document, "unixbench-value", "centos-vm-8c", 0), 1) == 2.5
+
+
+def test_every_raw_run_of_seed_001_is_on_exactly_one_page(reports, seeds):
+    from perfwiki.extract import extract
+
+    seed = extract("001", (seeds / "001_217b3b91532e58e6.txt").read_bytes())
+    published = reports["vm-vs-bare-metal"]["runs"]
+    key = lambda run_tool, metrics: (run_tool, yaml.safe_dump(metrics, sort_keys=True))  # noqa: E731
+    assert sorted(key(run["tool"], run["metrics"]) for run in published) == sorted(
+        key(run.tool, run.metrics) for run in seed.runs
+    )
