@@ -20,38 +20,79 @@ pio.templates.default = "none"
 def comparison_chart(comparison: dict[str, Any]) -> dict[str, Any]:
     """Grouped bars of one comparison: a bar group per column, a bar per environment.
 
-    The baseline's bars carry a dark outline and "(baseline)" in the legend, so
-    the reference is visible without relying on colour.
+    Bars show % of the baseline, so columns with different scales and units (UnixBench
+    tests, 4 KiB and 1 MiB fio runs) share one axis; a line at 100% marks the baseline,
+    and the axis turns logarithmic when results span more than 20x. Without a baseline
+    value the bars show the values themselves.
     """
-    figure = go.Figure()
+    # % of baseline needs something to compare: at least two environments with values.
+    compared = [row for row in comparison["rows"] if any(cell["relative"] is not None for cell in row["cells"])]
+    relative = len(compared) >= 2
     titles = [column["title"] for column in comparison["columns"]]
+    figure = go.Figure()
+    shown_values = []
     for row in comparison["rows"]:
         is_baseline = row["environment"] == comparison["baseline"]
         name = f"{row['environment']} (baseline)" if is_baseline else row["environment"]
+        values = [
+            (cell["relative"] * 100 if cell["relative"] is not None else None) if relative else cell["value"]
+            for cell in row["cells"]
+        ]
+        shown_values += [value for value in values if value]
+        texts = [
+            units.format_value(cell["value"], column["unit"]) or "n/a"
+            for cell, column in zip(row["cells"], comparison["columns"], strict=True)
+        ]
         figure.add_trace(
             go.Bar(
                 name=name,
                 x=list(titles),
-                y=[cell["value"] for cell in row["cells"]],
+                y=values,
                 marker={"line": {"width": 2 if is_baseline else 0, "color": "#444"}},
-                customdata=[units.format_value(cell["value"], comparison["unit"]) or "n/a" for cell in row["cells"]],
-                hovertemplate="%{x}<br>%{customdata}<extra>" + name + "</extra>",
+                customdata=texts,
+                hovertemplate="%{x}<br>%{customdata}"
+                + (" (%{y:.1f}% of baseline)" if relative else "")
+                + "<extra>"
+                + name
+                + "</extra>",
             )
         )
+    spread = max(shown_values) / min(shown_values) if shown_values and min(shown_values) > 0 else 1
+    yaxis: dict[str, Any] = {"rangemode": "tozero", "tickformat": "~s"}
+    if relative:
+        yaxis["title"] = {"text": f"% of {comparison['baseline']}"}
+        yaxis["ticksuffix"] = "%"
+        figure.add_hline(y=100, line={"dash": "dot", "width": 1, "color": "#888"})
+    else:
+        yaxis["title"] = {"text": comparison["unit"]}
+    if spread > 20:
+        yaxis.update({"type": "log", "rangemode": "normal"})
     figure.update_layout(
         barmode="group",
-        yaxis={"title": {"text": comparison["unit"]}, "rangemode": "tozero"},
+        yaxis=yaxis,
         xaxis={"automargin": True},
         margin={"t": 16, "r": 16, "b": 16, "l": 72},
         legend={"orientation": "h"},
     )
     table_rows = [
-        [row["environment"]] + [units.format_value(cell["value"], comparison["unit"]) for cell in row["cells"]]
+        [row["environment"]]
+        + [
+            " ".join(
+                bit
+                for bit in (
+                    units.format_value(cell["value"], column["unit"]),
+                    f"({units.format_relative(cell['relative'])})" if cell["relative"] is not None else None,
+                )
+                if bit
+            )
+            or None
+            for cell, column in zip(row["cells"], comparison["columns"], strict=True)
+        ]
         for row in comparison["rows"]
     ]
     return {
         "id": f"chart-{comparison['id']}",
-        "title": f"{comparison['title']} ({comparison['unit']})",
+        "title": comparison["title"] + (f", % of {comparison['baseline']}" if relative else f" ({comparison['unit']})"),
         "spec": figure.to_plotly_json(),
         "table": {"columns": ["Environment"] + titles, "rows": table_rows},
     }

@@ -34,6 +34,7 @@ class Report:
     index_path: str = ""
     comparisons_line: int = 1  # where `comparisons:` sits in index.md, for problems
     comparisons: list[dict[str, Any]] = field(default_factory=list)
+    environment_pages: list[dict[str, Any]] = field(default_factory=list)  # {id, title, kind, facts}, display order
 
     @property
     def baseline(self) -> str | None:
@@ -89,6 +90,13 @@ def _relative(path: Path, root: Path) -> str:
         return path.as_posix()
 
 
+def _environment_page(content: Path, env: str) -> dict[str, Any]:
+    path = content / "environments" / f"{env}.md"
+    front = read_front_matter(path) if path.is_file() else {}
+    facts = front.get("facts") if isinstance(front.get("facts"), dict) else {}
+    return {"id": env, "title": front.get("title"), "kind": front.get("kind"), "facts": facts}
+
+
 def _line_of(path: Path, prefix: str) -> int:
     for number, line in enumerate(path.read_text(encoding="utf-8-sig").split("\n"), start=1):
         if line.startswith(prefix):
@@ -141,6 +149,7 @@ def collect(root: Path) -> IngestResult:
                 report.runs.extend(found.runs)
                 result.problems.extend(found.problems)
         assign_ids(report.runs)
+        report.environment_pages = [_environment_page(content, env) for env in report.environments]
         result.reports.append(report)
     return result
 
@@ -189,6 +198,7 @@ def report_document(report: Report) -> dict[str, Any]:
             "runs_table": views.runs_table(report.runs),
             "charts": charts.headline_charts(comparisons),
             "comparisons": {comparison["id"]: views.comparison_view(comparison) for comparison in comparisons},
+            "environments": views.environments_side_by_side(report.environment_pages),
             "runs": {run.id: views.run_page(run) for run in report.runs},
         },
         "exports": {"comparisons_csv": comparisons_csv(comparisons)},

@@ -265,3 +265,54 @@ def comparison_view(comparison: dict[str, Any]) -> dict[str, Any]:
         {"column": column["title"], **entry} for column in comparison["columns"] for entry in column.get("refused", [])
     ]
     return {"id": comparison["id"], "rows": rows, "refusals": refusals}
+
+
+# The recommended fact vocabulary (DESIGN.md), in the order a reader scans a machine.
+FACT_ORDER = (
+    "host",
+    "hypervisor",
+    "cpu",
+    "cpus",
+    "memory",
+    "os",
+    "kernel",
+    "disk",
+    "disk_model",
+    "filesystem",
+    "mount_options",
+    "scheduler",
+    "raid",
+    "lvm",
+    "vm_cache_mode",
+    "vm_disk_bus",
+    "vm_queues",
+    "nic",
+    "network",
+)
+
+
+def environments_side_by_side(environments: list[dict[str, Any]]) -> dict[str, Any]:
+    """Facts in rows, environments in columns; the rows that differ first, the equal ones folded.
+
+    Each environment is {id, title, kind, facts}. A fact one environment lacks counts
+    as different (shown as missing), so a gap is never hidden among equal rows.
+    """
+    keys: list[str] = []
+    for env in environments:
+        for key in env.get("facts") or {}:
+            if key not in keys:
+                keys.append(key)
+    ordered = [key for key in FACT_ORDER if key in keys] + sorted(key for key in keys if key not in FACT_ORDER)
+    differing, same = [], []
+    for key in ["kind", *ordered]:
+        values = [(env.get("kind") if key == "kind" else (env.get("facts") or {}).get(key)) for env in environments]
+        values = [None if value is None else str(value) for value in values]
+        if len(set(values)) > 1 or len(environments) == 1:
+            differing.append({"fact": key, "values": values})
+        else:
+            same.append({"fact": key, "value": values[0]})
+    return {
+        "environments": [{"id": env["id"], "title": env.get("title") or env["id"]} for env in environments],
+        "differing": differing,
+        "same": same,
+    }

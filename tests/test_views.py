@@ -1,0 +1,37 @@
+"""What pages show: environments side by side, comparison cells and their verdicts."""
+
+from __future__ import annotations
+
+from perfwiki import views
+
+
+def test_equal_facts_fold_and_differing_ones_lead():
+    table = views.environments_side_by_side(
+        [
+            {"id": "host", "title": "Host", "kind": "baremetal", "facts": {"os": "CentOS 7", "cpu": "E5-2678 v3"}},
+            {"id": "vm", "title": "VM", "kind": "vm", "facts": {"os": "CentOS 7", "vm_cache_mode": "none"}},
+        ]
+    )
+    assert [row["fact"] for row in table["differing"]] == ["kind", "cpu", "vm_cache_mode"]
+    assert table["differing"][1]["values"] == ["E5-2678 v3", None]  # a gap is a difference, shown as missing
+    assert table["same"] == [{"fact": "os", "value": "CentOS 7"}]
+
+
+def test_comparison_cells_carry_text_percent_and_verdict():
+    comparison = {
+        "id": "fio-iops",
+        "baseline": "host",
+        "columns": [{"title": "4k randread", "unit": "IOPS", "higher_is_better": True, "refused": []}],
+        "rows": [
+            {"environment": "host", "cells": [{"value": 195, "relative": 1.0, "runs": ["a"], "n": 1}]},
+            {"environment": "vm", "cells": [{"value": 245, "relative": 245 / 195, "runs": ["b"], "n": 1}]},
+            {"environment": "win", "cells": [{"value": 190, "relative": 190 / 195, "runs": ["c"], "n": 1}]},
+            {"environment": "old", "cells": [{"value": None, "relative": None, "runs": [], "n": 0}]},
+        ],
+    }
+    view = views.comparison_view(comparison)
+    host, vm, win, old = (row["cells"][0] for row in view["rows"])
+    assert (host["text"], host["relative"], host["class"]) == ("195", None, "baseline")
+    assert (vm["text"], vm["relative"], vm["class"], vm["run"]) == ("245", "126%", "better", "b")
+    assert (win["relative"], "class" in win) == ("97.4%", False)  # within 5%: not coloured as a win or loss
+    assert (old["text"], old["run"]) == (None, None)
