@@ -107,3 +107,177 @@ def headline_charts(comparisons: list[dict[str, Any]]) -> list[dict[str, Any]]:
             seen.add(comparison["tool"])
             charts.append(comparison_chart(comparison))
     return charts
+
+
+def _ns_scale(values: list[float]) -> tuple[float, str]:
+    """The display unit for a set of latencies: the largest that keeps the biggest >= 1."""
+    top = max(values) if values else 0
+    for unit, factor in (("s", 1e9), ("ms", 1e6), ("µs", 1e3)):
+        if top >= factor:
+            return factor, unit
+    return 1.0, "ns"
+
+
+def percentile_ladder(series: list[tuple[str, dict[str, float]]], chart_id: str) -> dict[str, Any] | None:
+    """fio completion-latency percentiles (p1 ... p99.99), one line per run or environment."""
+    series = [(name, table) for name, table in series if table]
+    if not series:
+        return None
+    keys = sorted({key for _, table in series for key in table}, key=float)
+    factor, unit = _ns_scale([value for _, table in series for value in table.values()])
+    figure = go.Figure()
+    for name, table in series:
+        figure.add_trace(
+            go.Scatter(
+                name=name,
+                x=[f"p{key}" for key in keys],
+                y=[table[key] / factor if key in table else None for key in keys],
+                mode="lines+markers",
+                hovertemplate="%{x}: %{y:.4g} " + unit + "<extra>" + name + "</extra>",
+            )
+        )
+    figure.update_layout(
+        yaxis={"title": {"text": f"completion latency ({unit})"}, "type": "log"},
+        xaxis={"type": "category"},
+        margin={"t": 16, "r": 16, "b": 16, "l": 72},
+        legend={"orientation": "h"},
+        showlegend=len(series) > 1,
+    )
+    rows = [[f"p{key}"] + [units.format_ns(table.get(key)) for _, table in series] for key in keys]
+    return {
+        "id": chart_id,
+        "title": "Completion latency percentiles",
+        "spec": figure.to_plotly_json(),
+        "table": {"columns": ["Percentile"] + [name for name, _ in series], "rows": rows},
+    }
+
+
+def _bucket_label(bucket: dict[str, Any]) -> str:
+    if "ge_ns" in bucket:
+        return f"≥ {units.format_ns(bucket['ge_ns'])}"
+    return f"≤ {units.format_ns(bucket['le_ns'])}"
+
+
+def bucket_histogram(series: list[tuple[str, list[dict[str, Any]]]], chart_id: str) -> dict[str, Any] | None:
+    """fio's latency distribution (share of I/Os per bucket), overlaid across runs."""
+    series = [(name, buckets) for name, buckets in series if buckets]
+    if not series:
+        return None
+    edges: dict[str, float] = {}
+    for _, buckets in series:
+        for bucket in buckets:
+            edges[_bucket_label(bucket)] = bucket.get("le_ns", bucket.get("ge_ns", 0)) + (
+                0.5 if "ge_ns" in bucket else 0
+            )
+    labels = sorted(edges, key=edges.get)
+    figure = go.Figure()
+    for name, buckets in series:
+        share = {_bucket_label(bucket): bucket["pct"] for bucket in buckets}
+        figure.add_trace(go.Bar(name=name, x=labels, y=[share.get(label, 0) for label in labels]))
+    figure.update_layout(
+        barmode="group",
+        yaxis={"title": {"text": "% of I/Os"}, "ticksuffix": "%"},
+        xaxis={"type": "category"},
+        margin={"t": 16, "r": 16, "b": 16, "l": 72},
+        legend={"orientation": "h"},
+        showlegend=len(series) > 1,
+    )
+    rows = [
+        [label]
+        + [next((f"{b['pct']:.2f}%" for b in buckets if _bucket_label(b) == label), None) for _, buckets in series]
+        for label in labels
+    ]
+    return {
+        "id": chart_id,
+        "title": "Latency distribution",
+        "spec": figure.to_plotly_json(),
+        "table": {"columns": ["Latency"] + [name for name, _ in series], "rows": rows},
+    }
+
+
+def iperf3_intervals(series: list[tuple[str, list[dict[str, Any]]]], chart_id: str) -> dict[str, Any] | None:
+    """Throughput per interval (lines) and retransmits per interval (bars, right axis)."""
+    series = [(name, rows) for name, rows in series if rows]
+    if not series:
+        return None
+    figure = go.Figure()
+    has_retransmits = False
+    for name, rows in series:
+        figure.add_trace(
+            go.Scatter(
+                name=name,
+                x=[row["end_s"] for row in rows],
+                y=[row["bits_per_s"] for row in rows],
+                mode="lines+markers",
+                hovertemplate="%{x} s: %{y:.3s}bit/s<extra>" + name + "</extra>",
+            )
+        )
+        if any("retransmits" in row for row in rows):
+            has_retransmits = True
+            figure.add_trace(
+                go.Bar(
+                    name=f"{name} retransmits",
+                    x=[row["end_s"] for row in rows],
+                    y=[row.get("retransmits") for row in rows],
+                    yaxis="y2",
+                    opacity=0.4,
+                )
+            )
+    layout: dict[str, Any] = {
+        "xaxis": {"title": {"text": "seconds"}},
+        "yaxis": {"title": {"text": "bit/s"}, "tickformat": "~s", "rangemode": "tozero"},
+        "margin": {"t": 16, "r": 56, "b": 16, "l": 72},
+        "legend": {"orientation": "h"},
+    }
+    if has_retransmits:
+        layout["yaxis2"] = {"title": {"text": "retransmits"}, "overlaying": "y", "side": "right", "rangemode": "tozero"}
+    figure.update_layout(**layout)
+    name, first = series[0]
+    rows = [
+        [f"{row['start_s']:g}–{row['end_s']:g} s", units.format_bits_per_s(row["bits_per_s"]), row.get("retransmits")]
+        for row in first
+    ]
+    return {
+        "id": chart_id,
+        "title": "Throughput per interval",
+        "spec": figure.to_plotly_json(),
+        "table": {"columns": ["Interval", f"{name} throughput", "Retransmits"], "rows": rows},
+    }
+
+
+def mbw_iterations(methods: dict[str, dict[str, Any]], chart_id: str) -> dict[str, Any] | None:
+    """Copy rate of every mbw iteration per method; the first is often slow (page faults)."""
+    if not methods:
+        return None
+    figure = go.Figure()
+    longest = 0
+    for method, data in sorted(methods.items()):
+        rates = [None if rate is None else rate / 2**20 for rate in data.get("runs_bytes_per_s", [])]
+        longest = max(longest, len(rates))
+        figure.add_trace(go.Scatter(name=method, x=list(range(len(rates))), y=rates, mode="lines+markers"))
+    figure.update_layout(
+        xaxis={"title": {"text": "iteration"}, "dtick": 1},
+        yaxis={"title": {"text": "MiB/s"}, "rangemode": "tozero"},
+        margin={"t": 16, "r": 16, "b": 16, "l": 72},
+        legend={"orientation": "h"},
+    )
+    names = sorted(methods)
+    rows = [
+        [str(i)]
+        + [
+            units.format_bytes_per_s(
+                (methods[m].get("runs_bytes_per_s") or [None] * longest)[i]
+                if i < len(methods[m].get("runs_bytes_per_s", []))
+                else None
+            )
+            for m in names
+        ]
+        for i in range(longest)
+    ]
+    rows.append(["AVG"] + [units.format_bytes_per_s(methods[m].get("avg_bytes_per_s")) for m in names])
+    return {
+        "id": chart_id,
+        "title": "Copy rate per iteration",
+        "spec": figure.to_plotly_json(),
+        "table": {"columns": ["Iteration"] + names, "rows": rows},
+    }

@@ -11,7 +11,7 @@ import csv
 import io
 from typing import Any
 
-from . import units
+from . import charts, units
 from .model import Run
 
 DIRECTIONS = ("read", "write", "trim", "mixed")
@@ -92,9 +92,187 @@ def _stats_row(name: str, stats: dict[str, Any] | None) -> list[str | None]:
     return [name] + [units.format_ns(stats.get(key)) for key in ("min", "mean", "max", "stdev")]
 
 
+def _pairs(title: str, table_id: str, pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    rows = [[name, None if value is None else str(value)] for name, value in pairs]
+    return {"title": title, "id": table_id, "columns": ["Metric", "Value"], "rows": rows}
+
+
+def _tool_tables(run: Run) -> list[dict[str, Any]]:
+    """Result tables of the tools other than fio."""
+    metrics = run.metrics
+    if run.tool == "iperf3":
+        pairs: list[tuple[str, Any]] = []
+        for end in ("sender", "receiver"):
+            data = metrics.get(end) or {}
+            pairs += [(f"{end} throughput", units.format_bits_per_s(data.get("bits_per_s")))]
+            pairs += [(f"{end} transferred", units.format_bytes(data.get("bytes")))]
+            if "retransmits" in data:
+                pairs.append((f"{end} retransmits", data["retransmits"]))
+        if metrics.get("mode") == "udp":
+            pairs += [
+                ("jitter", f"{metrics.get('jitter_ms')} ms"),
+                ("lost", f"{metrics.get('lost')} / {metrics.get('packets')}"),
+            ]
+            pairs += [("lost %", metrics.get("lost_pct"))]
+        return [_pairs("Results", "results", pairs)]
+    if run.tool == "mbw":
+        rows = [
+            [method, units.format_bytes_per_s(data.get("avg_bytes_per_s")), str(len(data.get("runs_bytes_per_s", [])))]
+            for method, data in sorted(metrics.get("methods", {}).items())
+        ]
+        return [
+            {
+                "title": "Copy rate (AVG as mbw printed it)",
+                "id": "results",
+                "columns": ["Method", "AVG", "Iterations"],
+                "rows": rows,
+            }
+        ]
+    if run.tool == "unixbench":
+        copies = metrics.get("copies")
+        tables = [
+            {
+                "title": f"Results ({copies} parallel {'copy' if copies == 1 else 'copies'})",
+                "id": "results",
+                "columns": ["Test", "Result", "Unit", "Time", "Samples"],
+                "rows": [
+                    [t["name"], f"{t['value']:.1f}", t["unit"], f"{t['seconds']} s", str(t["samples"])]
+                    for t in metrics.get("tests", [])
+                ],
+            }
+        ]
+        if metrics.get("index"):
+            tables.append(
+                {
+                    "title": "Index",
+                    "id": "index",
+                    "columns": ["Test", "Baseline", "Result", "Index"],
+                    "rows": [
+                        [
+                            i["name"],
+                            None if i["baseline"] is None else str(i["baseline"]),
+                            str(i["result"]),
+                            None if i["index"] is None else str(i["index"]),
+                        ]
+                        for i in metrics["index"]
+                    ]
+                    + [
+                        [
+                            "System Benchmarks Index Score",
+                            None,
+                            None,
+                            None if metrics.get("score") is None else str(metrics["score"]),
+                        ]
+                    ],
+                }
+            )
+        return tables
+    if run.tool == "dd":
+        time = metrics.get("time") or {}
+        return [
+            _pairs(
+                "Results",
+                "results",
+                [
+                    ("copied", units.format_bytes(metrics.get("bytes"))),
+                    ("seconds", metrics.get("seconds")),
+                    ("rate (as dd printed it)", units.format_bytes_per_s(metrics.get("bytes_per_s"), "si")),
+                    ("rate (bytes / seconds)", units.format_bytes_per_s(metrics.get("bytes_per_s_exact"), "si")),
+                    (
+                        "time real / user / sys",
+                        " / ".join(f"{time.get(k)} s" for k in ("real_s", "user_s", "sys_s")) if time else None,
+                    ),
+                ],
+            )
+        ]
+    if run.tool == "ioping":
+        lat = metrics.get("lat_ns") or {}
+        pairs = [("requests", metrics.get("requests")), ("IOPS", units.format_count(metrics.get("iops")))]
+        pairs += [("throughput", units.format_bytes_per_s(metrics.get("bytes_per_s")))]
+        pairs += [(f"latency {key}", units.format_ns(lat.get(key))) for key in ("min", "avg", "max", "mdev")]
+        return [_pairs("Results", "results", pairs)]
+    if run.tool == "sysbench":
+        lat = metrics.get("latency_ms") or {}
+        pairs = [("test", metrics.get("test")), ("events per second", metrics.get("events_per_s"))]
+        if metrics.get("events_per_s_computed"):
+            pairs.append(("note", "events/s computed as events / total time (not printed by this sysbench)"))
+        pairs += [("total events", metrics.get("total_events")), ("total time", f"{metrics.get('total_time_s')} s")]
+        if metrics.get("bytes_per_s") is not None:
+            pairs.append(("throughput", units.format_bytes_per_s(metrics["bytes_per_s"])))
+        pairs += [(f"latency {key}", f"{value} ms") for key, value in lat.items()]
+        return [_pairs("Results", "results", pairs)]
+    if run.tool == "iostat":
+        return [_iostat_table(metrics)]
+    return []
+
+
+def _iostat_table(metrics: dict[str, Any]) -> dict[str, Any]:
+    """Per device over the interval samples (the since-boot one left out): mean and peak."""
+    samples = [sample for sample in metrics.get("samples", []) if not sample.get("since_boot")] or metrics.get(
+        "samples", []
+    )
+    devices: dict[str, list[dict[str, Any]]] = {}
+    for sample in samples:
+        for device in sample["devices"]:
+            devices.setdefault(device["name"], []).append(device)
+
+    def mean(rows: list[dict[str, Any]], key: str) -> float | None:
+        values = [row[key] for row in rows if row.get(key) is not None]
+        return sum(values) / len(values) if values else None
+
+    rows = []
+    for name, entries in devices.items():
+        util = [entry["util_pct"] for entry in entries if entry.get("util_pct") is not None]
+        rows.append(
+            [
+                name,
+                str(len(entries)),
+                None if mean(entries, "r_per_s") is None else f"{mean(entries, 'r_per_s'):.1f}",
+                None if mean(entries, "w_per_s") is None else f"{mean(entries, 'w_per_s'):.1f}",
+                units.format_bytes_per_s(mean(entries, "read_bytes_per_s")),
+                units.format_bytes_per_s(mean(entries, "write_bytes_per_s")),
+                None if not util else f"{sum(util) / len(util):.1f}% (max {max(util):.1f}%)",
+            ]
+        )
+    return {
+        "title": f"Devices over {len(samples)} samples",
+        "id": "results",
+        "columns": ["Device", "Samples", "r/s", "w/s", "read", "write", "util"],
+        "rows": rows,
+    }
+
+
+def run_charts(run: Run) -> list[dict[str, Any]]:
+    """Charts of one run: fio latency, iperf3 intervals, mbw iterations."""
+    found = []
+    if run.tool == "fio":
+        directions = fio_directions(run)
+        ladder = charts.percentile_ladder(
+            [
+                (f"{direction} ({job.get('name')})", metrics.get("percentiles_ns") or {})
+                for job, direction, metrics in directions
+            ],
+            "chart-percentiles",
+        )
+        buckets = charts.bucket_histogram(
+            [(str(job.get("name")), job.get("lat_buckets") or []) for job in run.metrics.get("jobs", [])][:1],
+            "chart-buckets",
+        )
+        found += [chart for chart in (ladder, buckets) if chart]
+    elif run.tool == "iperf3":
+        chart = charts.iperf3_intervals(
+            [(run.environment or run.id, run.metrics.get("intervals") or [])], "chart-intervals"
+        )
+        found += [chart] if chart else []
+    elif run.tool == "mbw":
+        chart = charts.mbw_iterations(run.metrics.get("methods") or {}, "chart-iterations")
+        found += [chart] if chart else []
+    return found
+
+
 def run_page(run: Run) -> dict[str, Any]:
     """Tables for one run's page: parameters, results, latency, percentiles, buckets, cpu, disks."""
-    tables = [_params_table(run)]
+    tables = [_params_table(run), *_tool_tables(run)]
     for job, direction, metrics in fio_directions(run):
         title = f"{direction} — job {job.get('name')}"
         tables.append(
@@ -152,7 +330,7 @@ def run_page(run: Run) -> dict[str, Any]:
             }
         )
     title = run_title(run) if not run.environment else f"{run_title(run)} — {run.environment}"
-    return {"title": title, "tables": tables, "csv": run_csv(run)}
+    return {"title": title, "tables": tables, "charts": run_charts(run), "csv": run_csv(run)}
 
 
 def _flatten(prefix: str, value: Any, out: list[tuple[str, Any]]) -> None:
