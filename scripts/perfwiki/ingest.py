@@ -220,6 +220,8 @@ def write_data(root: Path, result: IngestResult) -> None:
     for report in result.reports:
         target = staging / "reports" / f"{report.slug}.yaml"
         target.write_text(dump_yaml(report_document(report)), encoding="utf-8")
+    index = views.site_index({report.slug: report.runs for report in result.reports})
+    (staging / "index.yaml").write_text(dump_yaml(index), encoding="utf-8")
     if data.exists():
         os.rename(data, previous)
     os.rename(staging, data)

@@ -330,7 +330,10 @@ def run_page(run: Run) -> dict[str, Any]:
             }
         )
     title = run_title(run) if not run.environment else f"{run_title(run)} — {run.environment}"
-    return {"title": title, "tables": tables, "charts": run_charts(run), "csv": run_csv(run)}
+    from .compare import fingerprint, fingerprint_key, parts
+
+    scenarios = [fingerprint_key(fingerprint(run, part)) for part in parts(run) if part != "Index Score"]
+    return {"title": title, "tables": tables, "charts": run_charts(run), "scenarios": scenarios, "csv": run_csv(run)}
 
 
 def _flatten(prefix: str, value: Any, out: list[tuple[str, Any]]) -> None:
@@ -494,3 +497,80 @@ def environments_side_by_side(environments: list[dict[str, Any]]) -> dict[str, A
         "differing": differing,
         "same": same,
     }
+
+
+def _headline(run: Run, part: str | None) -> list[tuple[str, Any]]:
+    """The metrics a scenario page lists per run, displayed."""
+    from .compare import METRICS  # compare imports nothing from views; imported here to keep views light
+
+    shown = []
+    for metric in METRICS.get(run.tool, []):
+        value = metric.read(run, part)
+        shown.append((metric.title, units.format_value(value, metric.unit) if metric.unit != "per test" else value))
+    return shown
+
+
+def site_index(runs_by_report: dict[str, list[Run]]) -> dict[str, Any]:
+    """Scenario and tool pages across every report: which runs did the same thing, and where."""
+    from .compare import describe, fingerprint, fingerprint_key, parts
+
+    scenarios: dict[str, dict[str, Any]] = {}
+    tools: dict[str, dict[str, Any]] = {}
+    for report, runs in sorted(runs_by_report.items()):
+        for run in runs:
+            tool = tools.setdefault(run.tool, {"runs": 0, "reports": [], "scenarios": []})
+            tool["runs"] += 1
+            if report not in tool["reports"]:
+                tool["reports"].append(report)
+            for part in parts(run):
+                if run.tool == "unixbench" and part == "Index Score":
+                    continue
+                print_ = fingerprint(run, part)
+                key = fingerprint_key(print_)
+                scenario = scenarios.setdefault(
+                    key, {"tool": run.tool, "description": describe(print_), "fingerprint": print_, "runs": []}
+                )
+                headline = _headline(run, part)
+                scenario["runs"].append(
+                    {
+                        "report": report,
+                        "run": run.id,
+                        "environment": run.environment,
+                        "title": run_title(run),
+                        "values": [value for _, value in headline],
+                    }
+                )
+                scenario["columns"] = [title for title, _ in headline]
+                if key not in tool["scenarios"]:
+                    tool["scenarios"].append(key)
+    for key, scenario in scenarios.items():
+        scenario["charts"] = _scenario_charts(key, scenario, runs_by_report)
+    return {"scenarios": scenarios, "tools": tools}
+
+
+def _scenario_charts(key: str, scenario: dict[str, Any], runs_by_report: dict[str, list[Run]]) -> list[dict[str, Any]]:
+    """Latency of every run of an fio scenario overlaid; iperf3 intervals overlaid."""
+    by_id = {(report, run.id): run for report, runs in runs_by_report.items() for run in runs}
+    members = [(entry, by_id[(entry["report"], entry["run"])]) for entry in scenario["runs"]]
+    if len(members) > 12:
+        return []  # overlaid lines stop being readable; the table stays
+    name = lambda entry: entry["environment"] or entry["run"]  # noqa: E731
+    if scenario["tool"] == "fio":
+        part = scenario["fingerprint"].get("direction")
+        ladder = charts.percentile_ladder(
+            [
+                (name(entry), (run.metrics["jobs"][0].get(part) or {}).get("percentiles_ns") or {})
+                for entry, run in members
+            ],
+            "chart-percentiles",
+        )
+        buckets = charts.bucket_histogram(
+            [(name(entry), run.metrics["jobs"][0].get("lat_buckets") or []) for entry, run in members], "chart-buckets"
+        )
+        return [chart for chart in (ladder, buckets) if chart]
+    if scenario["tool"] == "iperf3":
+        chart = charts.iperf3_intervals(
+            [(name(entry), run.metrics.get("intervals") or []) for entry, run in members], "chart-intervals"
+        )
+        return [chart] if chart else []
+    return []

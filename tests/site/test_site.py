@@ -186,3 +186,26 @@ def test_every_comparison_number_links_to_its_run_page(built_site):
     assert len(cells) == 12
     for cell in cells:
         assert re.match(r'<a href="/bench/runs/nvme-raw-vs-ext4/nvme-raw-[a-z-]+/">', cell), cell
+
+
+def test_scenario_pages_gather_one_fingerprint_across_environments(built_site):
+    key = "fio-read-randread-4096-16-1-direct-posixaio"
+    html = (built_site / "bench" / "scenarios" / key / "index.html").read_text(encoding="utf-8")
+    # The four Linux guests and the host ran it; the Windows guests (windowsaio) are another scenario.
+    for env in ("r730-host", "centos-vm-cache-none", "centos-vm-writeback-q4"):
+        assert f">{env}</a>" in html
+    assert "win2008-vm" not in html
+    page = read_page(built_site, f"scenarios/{key}")
+    assert len(json.loads(page.by_id["chart-percentiles-spec"])["data"]) == 5
+    report = (built_site / "bench" / "reports" / "vm-vs-bare-metal" / "index.html").read_text(encoding="utf-8")
+    assert f'href="/bench/scenarios/{key}/"' in report
+    run = (built_site / "bench" / "runs" / "vm-vs-bare-metal" / "r730-host-random-read" / "index.html").read_text()
+    assert f'href="/bench/scenarios/{key}/"' in run
+
+
+def test_tool_pages_and_home_list_the_tools(built_site):
+    home = (built_site / "bench" / "index.html").read_text(encoding="utf-8")
+    for tool in ("fio", "iperf3", "mbw", "unixbench"):
+        assert f'href="/bench/tools/{tool}/"' in home
+    fio = (built_site / "bench" / "tools" / "fio" / "index.html").read_text(encoding="utf-8")
+    assert "66 runs in 2 reports." in fio
