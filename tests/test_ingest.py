@@ -60,7 +60,7 @@ def test_ingest_twice_gives_byte_identical_data(site):
     first = tree_digest(site / "data")
     assert ingest(site).returncode == 0
     assert tree_digest(site / "data") == first
-    assert list(first) == [f"reports/{REPORT}.yaml", "reports/vm-vs-bare-metal.yaml"]
+    assert list(first) == ["index.yaml", f"reports/{REPORT}.yaml", "reports/vm-vs-bare-metal.yaml"]
 
 
 def test_bad_files_are_reported_and_good_ones_still_ingested(site):
