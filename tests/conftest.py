@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -50,4 +51,8 @@ def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
         text=True,
     )
     assert build.returncode == 0, build.stdout + build.stderr
+    search = subprocess.run(
+        [sys.executable, "-m", "pagefind_bin", "--site", str(out / "bench"), "--quiet"], capture_output=True, text=True
+    )
+    assert search.returncode == 0, search.stdout + search.stderr
     return out

@@ -84,3 +84,51 @@ def test_copy_button_falls_back_on_a_plain_http_origin(page, context, base_url_i
     page.locator('button[data-copy="command"]').click()
     page.wait_for_function("document.querySelector('button[data-copy=command]').textContent === 'Copied'")
     assert reader.evaluate("navigator.clipboard.readText()") == exact_command()
+
+
+def chart_colours(page) -> dict:
+    """The text colour and first trace colour Plotly actually drew."""
+    return page.evaluate(
+        """() => {
+            const plot = document.querySelector('.chart__plot');
+            return {font: plot._fullLayout.font.color, trace: plot._fullData[0].marker.color,
+                    background: getComputedStyle(document.body).backgroundColor};
+        }"""
+    )
+
+
+def test_dark_mode_recolours_the_charts_and_screenshots(browser, base_url_local, artifacts):
+    colours = {}
+    for scheme in ("light", "dark"):
+        context = browser.new_context(color_scheme=scheme, viewport={"width": 1280, "height": 900})
+        page = context.new_page()
+        errors, remote = watch(page)
+        page.goto(f"{base_url_local}reports/vm-vs-bare-metal/", wait_until="networkidle")
+        page.locator(".chart__plot svg.main-svg").first.wait_for(state="visible")
+        colours[scheme] = chart_colours(page)
+        page.screenshot(path=str(artifacts / f"report-vm-vs-bare-metal-{scheme}.png"), full_page=True)
+        assert errors == [] and remote == []
+        context.close()
+    assert colours["light"]["font"] != colours["dark"]["font"]
+    assert colours["light"]["background"] != colours["dark"]["background"]
+
+
+def test_search_finds_a_command_fragment(page, base_url_local):
+    errors, remote = watch(page)
+    page.goto(f"{base_url_local}search/", wait_until="networkidle")
+    # A fragment of the Windows guests' fio command: only their runs used this engine.
+    page.locator(".pagefind-ui__search-input").fill("windowsaio")
+    results = page.locator(".pagefind-ui__result-link")
+    results.first.wait_for(state="visible", timeout=10_000)
+    more = page.locator(".pagefind-ui__button")
+    for _ in range(10):  # "Load more results", as a reader would
+        if not more.count():
+            break
+        shown = results.count()
+        more.first.click()
+        page.wait_for_function(f"document.querySelectorAll('.pagefind-ui__result-link').length > {shown}")
+    hrefs = [results.nth(i).get_attribute("href") for i in range(results.count())]
+    runs = {href.split("#")[0] for href in hrefs if "/runs/" in href}
+    # The Windows guests' runs are found by their command; no Linux run used that engine.
+    assert len(runs) >= 10 and all("/runs/vm-vs-bare-metal/win2008-vm-" in href for href in runs), runs
+    assert errors == [] and remote == []

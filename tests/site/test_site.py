@@ -6,6 +6,7 @@ import hashlib
 import json
 import re
 import subprocess
+import sys
 import tomllib
 from html.parser import HTMLParser
 from pathlib import Path
@@ -135,6 +136,8 @@ def test_build_is_deterministic(built_site, tmp_path):
         check=True,
         capture_output=True,
     )
+    # The search index is part of the published site, so it must be reproducible too.
+    subprocess.run([sys.executable, "-m", "pagefind_bin", "--site", str(second / "bench"), "--quiet"], check=True)
 
     def digest(folder: Path) -> dict[str, str]:
         return {
