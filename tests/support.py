@@ -54,7 +54,7 @@ def copy_site_sources(target: Path) -> Path:
     for name in ("hugo.toml", "content", "layouts", "site"):
         source = ROOT / name
         if source.is_dir():
-            shutil.copytree(source, target / name, ignore=shutil.ignore_patterns("vendor"))
+            shutil.copytree(source, target / name)
         else:
             shutil.copy2(source, target / name)
     return target

@@ -65,7 +65,7 @@ def runs_table(runs: list[Run]) -> dict[str, Any]:
                         units.format_bytes(run.params.get("bs_bytes")),
                         _text(run.params.get("iodepth")),
                         units.format_count(summary["iops"]),
-                        units.format_bytes_per_s(summary["bw_bytes_per_s"]),
+                        units.byte_quantity(summary["bw_bytes_per_s"], "B/s", run.tool),
                         units.format_ns(summary["clat_mean_ns"]),
                         units.format_ns(summary["clat_p99_ns"]),
                     ],
@@ -282,9 +282,8 @@ def run_page(run: Run) -> dict[str, Any]:
                 "columns": ["Metric", "Value"],
                 "rows": [
                     ["IOPS", units.format_count(metrics.get("iops"))],
-                    ["Bandwidth", units.format_bytes_per_s(metrics.get("bw_bytes_per_s"))],
-                    ["Bandwidth (SI)", units.format_bytes_per_s(metrics.get("bw_bytes_per_s"), "si")],
-                    ["I/O", units.format_bytes(metrics.get("io_bytes"))],
+                    ["Bandwidth", units.byte_quantity(metrics.get("bw_bytes_per_s"), "B/s", run.tool)],
+                    ["I/O", units.byte_quantity(metrics.get("io_bytes"), "B", run.tool)],
                     ["Runtime", units.format_ns(units.ms_to_ns(metrics.get("runtime_ms")))],
                 ],
             }
@@ -426,12 +425,15 @@ def comparison_view(comparison: dict[str, Any]) -> dict[str, Any]:
         for column, cell in zip(comparison["columns"], row["cells"], strict=True):
             relative = cell.get("relative")
             unit, higher = column["unit"], column["higher_is_better"]
+            quantity = units.byte_quantity(cell["value"], unit, comparison.get("tool"))
             shown: dict[str, Any] = {
-                "text": units.format_value(cell["value"], unit),
+                "text": quantity["text"] if isinstance(quantity, dict) else quantity,
                 "relative": units.format_relative(relative) if row["environment"] != comparison["baseline"] else None,
                 "run": cell["runs"][0] if cell.get("runs") else None,
                 "n": cell.get("n", 0),
             }
+            if isinstance(quantity, dict):
+                shown["si"], shown["iec"] = quantity["si"], quantity["iec"]
             if cell.get("n", 0) > 1:
                 low, high = (units.format_value(cell[key], unit) for key in ("min", "max"))
                 shown["range"] = f"{low} – {high}"

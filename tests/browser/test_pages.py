@@ -132,3 +132,20 @@ def test_search_finds_a_command_fragment(page, base_url_local):
     # The Windows guests' runs are found by their command; no Linux run used that engine.
     assert len(runs) >= 10 and all("/runs/vm-vs-bare-metal/win2008-vm-" in href for href in runs), runs
     assert errors == [] and remote == []
+
+
+def test_unit_toggle_switches_every_byte_quantity_and_remembers(page, base_url_local):
+    errors, _ = watch(page)
+    page.goto(f"{base_url_local}reports/vm-vs-bare-metal/")
+    first = page.locator(".quantity").first
+    printed = first.text_content()
+    assert printed.endswith("iB/s")  # fio prints IEC units, so the page starts with them
+    page.locator("#unit-toggle").click()  # as printed -> SI
+    assert page.locator("#unit-toggle").text_content() == "Units: SI (MB)"
+    assert first.text_content() == first.get_attribute("data-si") and "iB" not in first.text_content()
+    page.goto(f"{base_url_local}runs/vm-vs-bare-metal/r730-host-random-read/")
+    assert page.locator(".quantity").first.text_content().endswith(" kB/s")  # the choice holds site-wide
+    page.locator("#unit-toggle").click()  # SI -> IEC
+    page.locator("#unit-toggle").click()  # IEC -> as printed
+    assert page.locator("#unit-toggle").text_content() == "Units: as printed"
+    assert errors == []

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from support import CHECK_BASE_URL, ROOT, hugo_binary
+from support import CHECK_BASE_URL, ROOT, hugo_binary, perfwiki_command
 
 pytestmark = pytest.mark.site
 REPORT = "nvme-raw-vs-ext4"
@@ -212,3 +212,26 @@ def test_tool_pages_and_home_list_the_tools(built_site):
         assert f'href="/bench/tools/{tool}/"' in home
     fio = (built_site / "bench" / "tools" / "fio" / "index.html").read_text(encoding="utf-8")
     assert "66 runs in 2 reports." in fio
+
+
+def test_a_run_with_another_block_size_is_refused_and_the_page_says_why(tmp_path):
+    """Synthetic variant of the shipped report: one guest's 4KB随机读 ran with 8 KiB blocks."""
+    from support import copy_site_sources
+
+    site = copy_site_sources(tmp_path)
+    raw = site / "content" / "reports" / "vm-vs-bare-metal" / "raw" / "centos-vm-cache-none" / "fio.md"
+    text = raw.read_text(encoding="utf-8")
+    header = "random-read: (g=0): rw=randread, bs=(R) 4096B-4096B, (W) 4096B-4096B, (T) 4096B-4096B"
+    assert text.count(header) == 1
+    raw.write_text(text.replace(header, header.replace("4096B", "8192B")), encoding="utf-8")
+    subprocess.run(perfwiki_command() + ["ingest", "--root", str(site)], check=True, capture_output=True)
+    subprocess.run(
+        [str(hugo_binary()), "--panicOnWarning", "-d", str(tmp_path / "out")], cwd=site, check=True, capture_output=True
+    )
+    html = (tmp_path / "out" / "reports" / "vm-vs-bare-metal" / "index.html").read_text(encoding="utf-8")
+    table = html[html.index('id="cmp-local-storage-iops-of-the-physical-host"') :]
+    table = table[: table.index("</figure>")]
+    assert "Left out of this comparison" in table
+    assert "in “4KB随机读”: block size 8 KiB, not 4 KiB" in table
+    row = table[table.index('id="cmp-local-storage-iops-of-the-physical-host-centos-vm-cache-none"') :]
+    assert row.split("</tr>")[0].count("n/a") == 1  # its cell in that column is empty, not someone else's number
