@@ -85,3 +85,31 @@ def test_every_raw_run_of_seed_001_is_on_exactly_one_page(reports, seeds):
     assert sorted(key(run["tool"], run["metrics"]) for run in published) == sorted(
         key(run.tool, run.metrics) for run in seed.runs
     )
+
+
+def test_nvme_summary_mixes_bandwidth_iops_and_latency_runs_in_one_row(reports):
+    summary = comparison(reports["nvme-raw-vs-ext4"], "raw-device-summary")
+    assert (summary["unit"], summary["metric"]) == ("mixed", "mixed")
+    (row,) = summary["rows"]
+    values = {column["title"]: cell["value"] for column, cell in zip(summary["columns"], row["cells"], strict=True)}
+    # The seed's summary: Sequential Write 972MB/s, 188K; Random Read 2494MB/s, 188K.
+    assert values["Sequential write: bandwidth"] == 927 * 2**20
+    assert values["Sequential write: IOPS"] == 188_000
+    assert values["Random read: bandwidth"] == 2378 * 2**20
+    assert values["Random read: latency (QD1)"] == 95_150
+    assert [column["unit"] for column in summary["columns"][:3]] == ["B/s", "IOPS", "ns"]
+
+
+def test_a_broken_comparison_spec_is_a_problem_at_its_line(tmp_path):
+    site = copy_site_sources(tmp_path)
+    index = site / "content" / "reports" / "nvme-raw-vs-ext4" / "index.md"
+    text = index.read_text(encoding="utf-8").replace("metric: bw}", "metric: speed}", 1)
+    index.write_text(text, encoding="utf-8")
+    result = subprocess.run(perfwiki_command() + ["ingest", "--root", str(site)], capture_output=True, text=True)
+    assert result.returncode == 1
+    line = text.split("\n").index("comparisons:") + 1
+    assert (
+        f"content/reports/nvme-raw-vs-ext4/index.md:{line}: unknown metric 'speed' for fio; "
+        "one of: iops, bw, clat_mean, clat_p99" in result.stderr
+    )
+    assert (site / "data" / "reports" / "nvme-raw-vs-ext4.yaml").is_file()  # the rest is still published

@@ -57,7 +57,13 @@ def test_example_report_ingests_twelve_runs(site):
     assert chart["id"] == "chart-fio-iops"
     assert chart["spec"]["data"][0]["type"] == "bar"
     assert chart["spec"]["data"][0]["y"][4] == 188000
-    assert [c["id"] for c in document["comparisons"]] == ["fio-iops", "fio-bw", "fio-clat_mean", "fio-clat_p99"]
+    assert [c["id"] for c in document["comparisons"]] == [
+        "raw-device-summary",
+        "fio-iops",
+        "fio-bw",
+        "fio-clat_mean",
+        "fio-clat_p99",
+    ]
 
 
 def test_ingest_twice_gives_byte_identical_data(site):

@@ -99,12 +99,21 @@ def comparison_chart(comparison: dict[str, Any]) -> dict[str, Any]:
 
 
 def headline_charts(comparisons: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """One chart per tool: its first (headline) comparison."""
-    seen: set[str] = set()
+    """A chart for every comparison the author defined, and one per tool among the automatic ones.
+
+    Mixed-unit comparisons (bandwidth, IOPS and latency side by side) share no axis:
+    their table stands alone.
+    """
+    charted_tools: set[str] = set()
     charts = []
     for comparison in comparisons:
-        if comparison["tool"] not in seen:
-            seen.add(comparison["tool"])
+        if comparison["unit"] == "mixed":
+            continue
+        if comparison.get("authored"):
+            charts.append(comparison_chart(comparison))
+            charted_tools.add(comparison["tool"])
+        elif comparison["tool"] not in charted_tools:
+            charted_tools.add(comparison["tool"])
             charts.append(comparison_chart(comparison))
     return charts
 

@@ -523,20 +523,25 @@ def authored(spec: dict[str, Any], runs: list[Run], environments: list[str], bas
 
 
 def for_report(
-    specs: list[dict[str, Any]], runs: list[Run], environments: list[str], baseline: str | None
+    specs: list[dict[str, Any]],
+    runs: list[Run],
+    environments: list[str],
+    baseline: str | None,
+    automatic_tools: bool | list[str] | None = None,
 ) -> tuple[list[dict[str, Any]], list[str]]:
-    """Authored comparisons first, then automatic ones for every tool no authored one covers."""
-    comparisons, errors, covered = [], [], set()
+    """Authored comparisons first, then the automatic ones the front matter keeps.
+
+    `automatic_tools` is the front matter's `automatic:`: absent or true keeps every
+    tool's automatic comparisons, false none, a list only those tools'.
+    """
+    comparisons, errors = [], []
     for spec in specs or []:
         try:
-            comparison = authored(spec, runs, environments, baseline)
+            comparisons.append(authored(spec, runs, environments, baseline))
         except SpecError as exc:
             errors.append(str(exc))
-            continue
-        comparisons.append(comparison)
-        covered |= {
-            column_tool for column_tool in [spec.get("tool")] + [c.get("tool") for c in spec.get("columns") or []]
-        }
-        covered |= {comparison["tool"]}
-    automatic_ones = [c for c in automatic(runs, environments, baseline) if c["tool"] not in covered]
+    if automatic_tools is False:
+        return comparisons, errors
+    keep = None if automatic_tools in (None, True) else {str(tool) for tool in automatic_tools}
+    automatic_ones = [c for c in automatic(runs, environments, baseline) if keep is None or c["tool"] in keep]
     return comparisons + automatic_ones, errors

@@ -181,11 +181,8 @@ def comparisons_csv(comparisons: list[dict[str, Any]]) -> str:
 def report_document(report: Report) -> dict[str, Any]:
     """The YAML document Hugo reads for one report."""
     environments = report.environments
-    baseline = report.front_matter.get("baseline")
-    baseline = str(baseline) if baseline else (environments[0] if environments else None)
-    comparisons, _ = compare.for_report(
-        report.front_matter.get("comparisons") or [], report.runs, environments, baseline
-    )
+    baseline = report.baseline
+    comparisons = report.comparisons
     return {
         "schema_version": SCHEMA_VERSION,
         "generator": f"perfwiki {__version__}",
@@ -238,7 +235,9 @@ def ingest(root: Path) -> IngestResult:
     result = collect(root)
     for report in result.reports:
         specs = report.front_matter.get("comparisons") or []
-        report.comparisons, errors = compare.for_report(specs, report.runs, report.environments, report.baseline)
+        report.comparisons, errors = compare.for_report(
+            specs, report.runs, report.environments, report.baseline, report.front_matter.get("automatic")
+        )
         result.problems.extend(Problem(report.index_path, report.comparisons_line, error) for error in errors)
         for run in report.runs:
             for error in run.validate():
