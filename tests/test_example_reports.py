@@ -90,7 +90,7 @@ def test_every_raw_run_of_seed_001_is_on_exactly_one_page(reports, seeds):
 def test_nvme_summary_mixes_bandwidth_iops_and_latency_runs_in_one_row(reports):
     summary = comparison(reports["nvme-raw-vs-ext4"], "raw-device-summary")
     assert (summary["unit"], summary["metric"]) == ("mixed", "mixed")
-    (row,) = summary["rows"]
+    row = next(row for row in summary["rows"] if row["environment"] == "nvme-raw")
     values = {column["title"]: cell["value"] for column, cell in zip(summary["columns"], row["cells"], strict=True)}
     # The seed's summary: Sequential Write 972MB/s, 188K; Random Read 2494MB/s, 188K.
     assert values["Sequential write: bandwidth"] == 927 * 2**20
@@ -113,3 +113,47 @@ def test_a_broken_comparison_spec_is_a_problem_at_its_line(tmp_path):
         "one of: iops, bw, clat_mean, clat_p99" in result.stderr
     )
     assert (site / "data" / "reports" / "nvme-raw-vs-ext4.yaml").is_file()  # the rest is still published
+
+
+def test_nvme_ext4_half_is_manual_and_says_so(reports):
+    document = reports["nvme-raw-vs-ext4"]
+    manual = [run for run in document["runs"] if run["format"] == "manual"]
+    assert len(manual) == 12 and {run["environment"] for run in manual} == {"nvme-ext4"}
+    assert all(run["warnings"][0].startswith("manual: typed from the EXT4 summary table") for run in manual)
+    summary = comparison(document, "raw-device-summary")
+    ext4 = next(row for row in summary["rows"] if row["environment"] == "nvme-ext4")
+    first = ext4["cells"][0]
+    assert (first["value"], round(first["relative"] * 100, 1), first["manual"]) == (1943e6, 199.9, True)
+    assert ext4["cells"][2]["value"] is None  # the page gives ext4 no mean latency: missing, not 0
+    assert summary["columns"][0]["compared_across"] == ["target"]
+
+
+def test_fio_basics_and_ioping(reports):
+    document = reports["fio-iops-basics"]
+    assert [run["tool"] for run in document["runs"]] == ["fio"] * 4 + ["ioping"]
+    iops = comparison(document, "fio-iops")
+    assert [cell["value"] for cell in iops["rows"][0]["cells"]] == [12068, 29283, 234, 944]
+    ioping = comparison(document, "ioping-lat_avg")
+    assert ioping["rows"][0]["cells"][0]["value"] == 764_000
+
+
+def test_nas_cache_modes_write_back_is_one_and_a_half_times(reports):
+    document = reports["nas-cache-modes"]
+    iops = comparison(document, "fio-iops")
+    assert [column["title"] for column in iops["columns"]] == ["read", "write"]
+    write_back = next(row for row in iops["rows"] if row["environment"] == "nas-write-back")
+    assert [round(cell["relative"] * 100, 1) for cell in write_back["cells"]] == [146.5, 146.5]
+    run = next(run for run in document["runs"] if run["environment"] == "nas-write-back")
+    assert run["label"] == "write back" and run["params"]["rwmixread"] == 50 and run["params"]["iodepth"] == 64
+
+
+def test_a_broken_manual_yaml_is_a_problem_at_its_line(tmp_path):
+    site = copy_site_sources(tmp_path)
+    manual = site / "content" / "reports" / "nvme-raw-vs-ext4" / "raw" / "nvme-ext4" / "manual.yaml"
+    text = manual.read_text(encoding="utf-8").replace("  - tool: fio", "  - tool: fiio", 1)
+    manual.write_text(text, encoding="utf-8")
+    result = subprocess.run(perfwiki_command() + ["ingest", "--root", str(site)], capture_output=True, text=True)
+    assert result.returncode == 1
+    line = text.split("\n").index("  - tool: fiio") + 1
+    path = "content/reports/nvme-raw-vs-ext4/raw/nvme-ext4/manual.yaml"
+    assert f"{path}:{line}: manual run 1: tool must be one of fio, iperf3" in result.stderr

@@ -32,6 +32,8 @@ def comparison_chart(comparison: dict[str, Any]) -> dict[str, Any]:
     figure = go.Figure()
     shown_values = []
     for row in comparison["rows"]:
+        if all(cell["value"] is None for cell in row["cells"]):
+            continue  # nothing comparable here (refused or not run): the table says why
         is_baseline = row["environment"] == comparison["baseline"]
         name = f"{row['environment']} (baseline)" if is_baseline else row["environment"]
         values = [

@@ -286,7 +286,11 @@ def _columns_for(runs: list[Run], tool: str, baseline: str | None, ignored: tupl
     """Columns the author's labels define; unlike runs in a column are refused with a reason."""
     grouped: dict[str, list[tuple[Run, str | None]]] = {}
     titles: dict[str, str] = {}
-    for run in runs:
+    # Columns follow the baseline's runs in file order, then whatever only others ran.
+    ordered = [run for run in runs if run.environment == baseline] + [
+        run for run in runs if run.environment != baseline
+    ]
+    for run in ordered:
         if run.tool != tool:
             continue
         for part in parts(run):
@@ -362,6 +366,8 @@ def _comparison(
             present = [value for value in values if value is not None]
             cell = _cell(present) if present else {"value": None, "n": 0}
             cell["runs"] = [run.id for run, value in zip(runs, values, strict=True) if value is not None]
+            if any(run.format == "manual" for run, value in zip(runs, values, strict=True) if value is not None):
+                cell["manual"] = True
             table.setdefault(env, {})[column.id] = cell
         base_values[column.id] = (table.get(baseline, {}).get(column.id) or {}).get("value")
     if all(cell["value"] is None for env in table.values() for cell in env.values()):

@@ -12,6 +12,7 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 
+from . import manual
 from .model import Problem, Run, Source
 from .parsers import PARSERS, detect_tool
 from .segments import Segment, split
@@ -106,6 +107,9 @@ def extract(path: str, data: bytes) -> Extracted:
     except UnicodeDecodeError as exc:
         line = data[: exc.start].count(b"\n") + 1
         out.problems.append(Problem(path, line, f"not valid UTF-8 (byte {exc.start}): {exc.reason}"))
+        return out
+    if path.replace("\\", "/").rsplit("/", 1)[-1] in manual.FILE_NAMES:
+        out.runs, out.problems = manual.parse(path, text, digest)
         return out
     segments = split(text)
     # Pages often list the commands once and paste the outputs elsewhere (seed 001).

@@ -13,7 +13,7 @@ from typing import Any
 SCHEMA_VERSION = 1
 
 TOOLS = ("fio", "iperf3", "unixbench", "mbw", "ioping", "dd", "iostat", "sysbench")
-FORMATS = ("text", "json", "json+", "terse")
+FORMATS = ("text", "json", "json+", "terse", "manual")
 
 
 @dataclass(frozen=True)

@@ -432,6 +432,8 @@ def comparison_view(comparison: dict[str, Any]) -> dict[str, Any]:
                 "run": cell["runs"][0] if cell.get("runs") else None,
                 "n": cell.get("n", 0),
             }
+            if cell.get("manual"):
+                shown["manual"] = True
             if isinstance(quantity, dict):
                 shown["si"], shown["iec"] = quantity["si"], quantity["iec"]
             if cell.get("n", 0) > 1:

@@ -149,3 +149,21 @@ def test_unit_toggle_switches_every_byte_quantity_and_remembers(page, base_url_l
     page.locator("#unit-toggle").click()  # IEC -> as printed
     assert page.locator("#unit-toggle").text_content() == "Units: as printed"
     assert errors == []
+
+
+def shipped_reports() -> list[str]:
+    return sorted(path.stem for path in (ROOT / "data" / "reports").glob("*.yaml"))
+
+
+def test_every_report_page_draws_offline_and_is_screenshotted(page, base_url_local, artifacts):
+    reports = shipped_reports()
+    assert len(reports) >= 4
+    errors, remote = watch(page)
+    page.set_viewport_size({"width": 1280, "height": 900})
+    for report in reports:
+        page.goto(f"{base_url_local}reports/{report}/", wait_until="networkidle")
+        charts = page.locator(".chart__plot")
+        for index in range(charts.count()):
+            charts.nth(index).locator("svg.main-svg").first.wait_for(state="visible")
+        page.screenshot(path=str(artifacts / f"report-{report}.png"), full_page=True)
+    assert errors == [] and remote == []
