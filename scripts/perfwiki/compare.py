@@ -140,12 +140,21 @@ def _target_kind(run: Run) -> str | None:
     return "raw device" if filename.startswith(("/dev/", "\\\\.\\")) else "file"
 
 
+def _io_mode(params: dict[str, Any]) -> str | None:
+    """Direct or buffered I/O: what the command's flags resolved to, else what a manual entry states."""
+    if params.get("io_mode"):
+        return params["io_mode"]
+    if params.get("direct") is not None:
+        return "direct" if params["direct"] else "buffered"
+    if params.get("buffered") is not None:
+        return "buffered" if params["buffered"] else "direct"
+    return None
+
+
 def fingerprint(run: Run, part: str | None = None) -> dict[str, Any]:
     """The parameters that must match for two results to be compared."""
     params = run.params
     if run.tool == "fio":
-        buffered = params.get("buffered")
-        direct = params.get("direct")
         return {
             "tool": "fio",
             "direction": part,
@@ -153,9 +162,7 @@ def fingerprint(run: Run, part: str | None = None) -> dict[str, Any]:
             "bs_bytes": params.get("bs_bytes"),
             "iodepth": params.get("iodepth"),
             "numjobs": params.get("numjobs"),
-            "io": None
-            if direct is None and buffered is None
-            else ("direct" if direct and not buffered else "buffered"),
+            "io": _io_mode(params),
             "ioengine": params.get("ioengine"),
             "target": _target_kind(run),
         }
@@ -461,6 +468,8 @@ def _selected(runs: list[Run], tool: str, spec: dict[str, Any]) -> list[tuple[Ru
                 continue
             if spec.get("scenario") is not None and fingerprint_key(fingerprint(run, part)) != spec["scenario"]:
                 continue
+            if spec.get("command") is not None and spec["command"] not in (run.command or ""):
+                continue
             chosen.append((run, part))
     return chosen
 
@@ -470,7 +479,7 @@ def authored(spec: dict[str, Any], runs: list[Run], environments: list[str], bas
 
     Keys: title, tool, metric, baseline, environments (subset and order), ignore
     (fingerprint parameters compared across on purpose), and columns: a list of
-    {title, label?, section?, scenario?, part?, tool?, metric?} picking runs.
+    {title, label?, section?, scenario?, command? (a substring), part?, tool?, metric?} picking runs.
     """
     if not isinstance(spec, dict) or not spec.get("title"):
         raise SpecError("each comparison needs a title")

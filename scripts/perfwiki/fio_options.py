@@ -87,7 +87,30 @@ def params_from_options(options: list[tuple[str, str | None]]) -> tuple[dict[str
             warnings.append(f"cannot read fio option {key}={value}")
     if "size_bytes" not in params and "filesize_bytes" in params:
         params["size_bytes"] = params["filesize_bytes"]
+    _effective_io_mode(options, params, warnings)
     return params, warnings
+
+
+def _effective_io_mode(options: list[tuple[str, str | None]], params: dict[str, Any], warnings: list[str]) -> None:
+    """direct and buffered are one setting in fio (buffered=1 is direct=0): the last one given wins.
+
+    Sets params["io_mode"] to "direct" or "buffered", and warns when the flags contradict
+    each other, since then the command does not do what it appears to say.
+    """
+    mode = None
+    given = []
+    for key, value in options:
+        if key not in ("direct", "buffered"):
+            continue
+        on = value is None or _flag(value)
+        given.append(f"{key}={value if value is not None else 1}")
+        mode = ("direct" if on else "buffered") if key == "direct" else ("buffered" if on else "direct")
+    if mode is None:
+        return
+    params["io_mode"] = mode
+    flags = {part.split("=")[0]: part.split("=")[1] for part in given}
+    if "direct" in flags and "buffered" in flags and (_flag(flags["direct"]) == _flag(flags["buffered"])):
+        warnings.append(f"{' '.join(given)} contradict each other; fio applies the last one, so this run is {mode} I/O")
 
 
 def params_from_command(command: str) -> tuple[dict[str, Any], list[str]]:
