@@ -157,3 +157,54 @@ def test_a_broken_manual_yaml_is_a_problem_at_its_line(tmp_path):
     line = text.split("\n").index("  - tool: fiio") + 1
     path = "content/reports/nvme-raw-vs-ext4/raw/nvme-ext4/manual.yaml"
     assert f"{path}:{line}: manual run 1: tool must be one of fio, iperf3" in result.stderr
+
+
+def cells_of(document, comparison_id, environment):
+    row = next(row for row in comparison(document, comparison_id)["rows"] if row["environment"] == environment)
+    return [cell["value"] for cell in row["cells"]]
+
+
+def test_seed_002_direct_buffered_matrix_where_raw_output_backs_it(reports):
+    document = reports["ssd-san-hdd-cloud-disks"]
+    # The page's summary: NVMe R=99.8K W=42.8K | R=38.6k W=16.5k; SATA R=4312 W=1852 ... R=15.8k W=6803.
+    assert cells_of(document, "direct-buffered-matrix", "nu4-nvme-sfdv0n1") == [None] * 4 + [99800, 42800, 38600, 16500]
+    assert cells_of(document, "direct-buffered-matrix", "nu4-sata-ssd") == [
+        4312,
+        1852,
+        None,
+        None,
+        16900,
+        7254,
+        15800,
+        6803,
+    ]
+    assert cells_of(document, "direct-buffered-matrix", "essd-vda") == [2136, 2137, 1987, 1984, 2462, 2465, 2455, 2458]
+
+
+def test_seed_002_lvm_raid0_and_pl3(reports):
+    document = reports["ssd-san-hdd-cloud-disks"]
+    assert [row["cells"][0]["value"] for row in comparison(document, "hygon33-dd")["rows"]] == [466e6, 979e6, 436e6]
+    fio = comparison(document, "hygon33-fio")
+    assert fio["columns"][0]["refused"] == [
+        {
+            "run": "hygon33-raid0-4nvme-ebs-4k-randwrite-test",
+            "environment": "hygon33-raid0-4nvme",
+            "reason": "I/O mode direct, not buffered; engine sync, not libaio",
+        }
+    ]
+    assert percent(document, "pl3-vs-local", "x86-lvm-3nvme") == 844.0
+    assert comparison(document, "pl3-vs-local")["columns"][0]["compared_across"] == ["engine", "queue depth"]
+
+
+def test_every_raw_run_of_every_seed_is_on_exactly_one_page(reports, seeds):
+    from perfwiki.extract import extract
+
+    published = [run for document in reports.values() for run in document["runs"] if run["format"] != "manual"]
+    seeded = []
+    for path in sorted(seeds.glob("*.txt")):
+        seeded += extract(path.name, path.read_bytes()).runs
+    key = lambda tool, metrics: (tool, yaml.safe_dump(metrics, sort_keys=True))  # noqa: E731
+    assert len(published) == len(seeded) == 119
+    assert sorted(key(run["tool"], run["metrics"]) for run in published) == sorted(
+        key(run.tool, run.metrics) for run in seeded
+    )

@@ -35,7 +35,7 @@ def ingest(root: Path) -> subprocess.CompletedProcess[str]:
 def test_example_report_ingests_twelve_runs(site):
     result = ingest(site)
     assert result.returncode == 0, result.stderr
-    assert "ingested 98 runs in 4 reports" in result.stderr
+    assert "ingested 131 runs in 5 reports" in result.stderr
     document = yaml.safe_load((site / "data" / "reports" / f"{REPORT}.yaml").read_text(encoding="utf-8"))
     assert document["schema_version"] == 1
     assert document["environments"] == ["nvme-raw", "nvme-ext4"]
@@ -77,6 +77,7 @@ def test_ingest_twice_gives_byte_identical_data(site):
         "reports/fio-iops-basics.yaml",
         "reports/nas-cache-modes.yaml",
         f"reports/{REPORT}.yaml",
+        "reports/ssd-san-hdd-cloud-disks.yaml",
         "reports/vm-vs-bare-metal.yaml",
     ]
 

@@ -12,6 +12,7 @@ import io
 from typing import Any
 
 from . import charts, units
+from .extract import slug
 from .model import Run
 
 DIRECTIONS = ("read", "write", "trim", "mixed")
@@ -25,6 +26,11 @@ def fio_directions(run: Run) -> list[tuple[dict[str, Any], str, dict[str, Any]]]
             if name in job:
                 found.append((job, name, job[name]))
     return found
+
+
+def _anchor(name: Any) -> str:
+    """An HTML id fragment from a job name such as "EBS 4K randwrite test" (ids have no spaces)."""
+    return slug(str(name)) or "job"
 
 
 def _mean(stats: dict[str, Any] | None) -> Any:
@@ -278,7 +284,7 @@ def run_page(run: Run) -> dict[str, Any]:
         tables.append(
             {
                 "title": f"Results: {title}",
-                "id": f"results-{job.get('name')}-{direction}",
+                "id": f"results-{_anchor(job.get('name'))}-{direction}",
                 "columns": ["Metric", "Value"],
                 "rows": [
                     ["IOPS", units.format_count(metrics.get("iops"))],
@@ -291,7 +297,7 @@ def run_page(run: Run) -> dict[str, Any]:
         tables.append(
             {
                 "title": f"Latency: {title}",
-                "id": f"latency-{job.get('name')}-{direction}",
+                "id": f"latency-{_anchor(job.get('name'))}-{direction}",
                 "columns": ["", "min", "mean", "max", "stdev"],
                 "rows": [_stats_row(kind, metrics.get(f"{kind}_ns")) for kind in ("slat", "clat", "lat")],
             }
@@ -301,7 +307,7 @@ def run_page(run: Run) -> dict[str, Any]:
             tables.append(
                 {
                     "title": f"{metrics.get('percentiles_of', 'clat')} percentiles: {title}",
-                    "id": f"percentiles-{job.get('name')}-{direction}",
+                    "id": f"percentiles-{_anchor(job.get('name'))}-{direction}",
                     "columns": ["Percentile", "Latency"],
                     "rows": [[f"p{key}", units.format_ns(value)] for key, value in percentiles.items()],
                 }
@@ -391,7 +397,7 @@ def _job_tables(job: dict[str, Any]) -> list[dict[str, Any]]:
         tables.append(
             {
                 "title": f"Latency distribution: job {name}",
-                "id": f"buckets-{name}",
+                "id": f"buckets-{_anchor(name)}",
                 "columns": ["Latency", "Share of I/Os"],
                 "rows": rows,
             }
@@ -401,7 +407,7 @@ def _job_tables(job: dict[str, Any]) -> list[dict[str, Any]]:
         tables.append(
             {
                 "title": f"CPU: job {name}",
-                "id": f"cpu-{name}",
+                "id": f"cpu-{_anchor(name)}",
                 "columns": ["usr", "sys", "ctx", "majf", "minf"],
                 "rows": [
                     [
