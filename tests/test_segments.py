@@ -120,3 +120,14 @@ def test_comments_inside_a_paste_of_outputs_label_the_output_below_them():
     assert segment.label == "4KB随机读"
     assert segment.label_at(3) == "4KB随机读"
     assert segment.label_at(6) == "4KB随机写"
+
+
+def test_a_hash_line_naming_a_tool_is_a_comment_unless_it_has_arguments():
+    text = (
+        "# sysbench cpu\n$ sysbench cpu --time=1 run\nevents per second: 4505.29\n"
+        "#fio -bs=4k -rw=read\nx: (groupid=0, jobs=1): err= 0: pid=1\n#iostat 1\nDevice tps\n"
+    )
+    first, second, third = split(text)
+    assert (first.label, first.command) == ("sysbench cpu", "sysbench cpu --time=1 run")
+    assert second.command == "fio -bs=4k -rw=read"  # arguments: a command behind a root prompt
+    assert third.command == "iostat 1"  # the prompt glued to the tool: a command

@@ -82,6 +82,56 @@ def cmd_facts(args: argparse.Namespace) -> int:
     return status
 
 
+def cmd_bench(args: argparse.Namespace) -> int:
+    import shlex
+    import tempfile
+
+    from .bench import runner
+    from .extract import slug
+
+    root = Path(args.root).resolve() if args.root else _find_root(Path.cwd())
+    for kind, value in (("--env", args.env), ("--report", args.report)):
+        if slug(value) != value:
+            print(f"{kind} {value!r} must be a slug: lower-case letters, digits and '-'", file=sys.stderr)
+            return 2
+    words = ["perfwiki", "bench", args.suite, "--env", args.env, "--report", args.report]
+    for flag in ("target", "runtime", "size", "server", "repeat"):
+        value = getattr(args, flag)
+        if value is not None and not (flag == "repeat" and value == 1):
+            words += [f"--{flag}", str(value)]
+    reproduce = shlex.join(words)
+    overrides = {"runtime": args.runtime, "size": args.size, "server": args.server}
+    with tempfile.TemporaryDirectory(prefix="perfwiki-bench-") as work:
+        try:
+            the_plan = runner.plan(args.suite, args.target, overrides, Path(work))
+            if args.dry_run:
+                for step in the_plan.steps:
+                    print(step.command)
+                print(
+                    f"{len(the_plan.steps)} commands, about {sum(s.seconds for s in the_plan.steps):.0f} s each pass",
+                    file=sys.stderr,
+                )
+                return 0
+            runner.check_target(the_plan, args.allow_destructive, runner.confirm_on_terminal, sys.stderr)
+            report_dir = root / "content" / "reports" / args.report
+            runner.ensure_report(report_dir / "index.md", args.report, args.env)
+            files = runner.run(the_plan, report_dir / "raw" / args.env, reproduce, args.repeat, sys.stderr)
+        except runner.BenchError as exc:
+            print(f"perfwiki bench: {exc}", file=sys.stderr)
+            return 2
+        except KeyboardInterrupt:
+            print("\ninterrupted: no partial raw file was written", file=sys.stderr)
+            return 130
+    added = runner.record_facts(
+        root / "content" / "environments" / f"{args.env}.md", args.env, runner.capture_facts(the_plan.target_dir)
+    )
+    for path in files:
+        print(f"wrote {path.relative_to(root)}", file=sys.stderr)
+    if added:
+        print(f"facts added to content/environments/{args.env}.md: {', '.join(added)}", file=sys.stderr)
+    return cmd_ingest(argparse.Namespace(root=str(root)))
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="perfwiki", description="Publish benchmark reports from raw tool output.")
     parser.add_argument("--version", action="version", version=f"perfwiki {__version__}")
@@ -96,6 +146,22 @@ def build_parser() -> argparse.ArgumentParser:
     facts.add_argument("paths", nargs="+", metavar="FILE")
     facts.add_argument("--format", choices=("yaml", "json"), default="yaml")
     facts.set_defaults(func=cmd_facts)
+
+    bench = sub.add_parser("bench", help="run a benchmark suite here and add its raw output to a report")
+    bench.add_argument(
+        "suite", help="nvme-matrix, vm-storage, fio-basics, iometer, network, latency, memory, cpu, seq-dd, smoke"
+    )
+    bench.add_argument("--env", required=True, help="environment id (content/environments/<id>.md)")
+    bench.add_argument("--report", required=True, help="report slug (content/reports/<slug>/)")
+    bench.add_argument("--target", help="directory (or file) to test in; a raw block device needs --allow-destructive")
+    bench.add_argument("--runtime", type=int, help="seconds per timed run")
+    bench.add_argument("--size", help="test file size, fio style: 4G, 512M")
+    bench.add_argument("--server", help="iperf3 server for the network suite (default: a loopback server started here)")
+    bench.add_argument("--repeat", type=int, default=1, help="run the suite N times; comparisons show the median")
+    bench.add_argument("--dry-run", action="store_true", help="print the exact commands and stop")
+    bench.add_argument("--allow-destructive", action="store_true", help="allow a raw block device as --target")
+    bench.add_argument("--root", help="site root (default: nearest folder with hugo.toml)")
+    bench.set_defaults(func=cmd_bench)
 
     ingest_cmd = sub.add_parser("ingest", help="read content/, write data/")
     ingest_cmd.add_argument("--root", help="site root (default: nearest folder with hugo.toml)")

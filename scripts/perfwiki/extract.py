@@ -112,10 +112,14 @@ def extract(path: str, data: bytes) -> Extracted:
         out.runs, out.problems = manual.parse(path, text, digest)
         return out
     segments = split(text)
+    bench_line = re.match(r"\A# (perfwiki bench .+)$", text, re.M)
     # Pages often list the commands once and paste the outputs elsewhere (seed 001).
     loose = [segment for segment in segments if segment.command and segment.tool_hint and not segment.lines]
     for segment in segments:
         _runs_of_segment(segment, path, digest, out, loose)
+    if bench_line:  # written by `perfwiki bench`: every run can be reproduced with that line
+        for run in out.runs:
+            run.reproduce = bench_line.group(1)
     if not out.runs and not out.problems:
         out.problems.append(Problem(path, 1, "no benchmark output found"))
     return out

@@ -63,6 +63,7 @@ class Run:
     # the environment the run belongs to (set by ingest).
     section: str | None = None
     environment: str | None = None
+    reproduce: str | None = None  # the `perfwiki bench` command that produced this run, when one did
 
     def validate(self) -> list[str]:
         """Schema errors, empty when the run is well formed."""
@@ -93,4 +94,6 @@ class Run:
         }
         if self.environment is not None:
             data["environment"] = self.environment
+        if self.reproduce is not None:
+            data["reproduce"] = self.reproduce
         return data

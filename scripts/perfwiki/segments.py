@@ -202,6 +202,9 @@ def _command_in(line: str, after_prompt_line: bool = False) -> tuple[str | None,
     if not rest:
         return None, None
     tool = invoked_tool(rest)
+    if tool and prompt and prompt != "#" and prompt.strip() == "#" and not _looks_like_arguments(rest):
+        # "# sysbench cpu" names what follows; "#iostat 1" (prompt glued on) and "# fio -bs=4k" run it.
+        return None, None
     if tool:
         return rest, tool
     # Behind an explicit user@host prompt any command counts (ls, df): it ends
@@ -209,6 +212,11 @@ def _command_in(line: str, after_prompt_line: bool = False) -> tuple[str | None,
     if prompt and prompt.strip() not in ("$", "#", "%"):
         return rest, None
     return None, None
+
+
+def _looks_like_arguments(command: str) -> bool:
+    """Whether a line after a bare '#' carries what commands carry: an option, a key=value, a path."""
+    return any(word.startswith("-") or "=" in word or "/" in word for word in command.split()[1:])
 
 
 def _is_bare_prompt(line: str) -> bool:

@@ -1,0 +1,378 @@
+"""Render a suite into commands, check the target, run them, store the transcripts, record facts.
+
+A transcript is what a person would paste, and what every parser already reads::
+
+    # perfwiki bench smoke --env laptop --report quick --target /tmp/bench
+    # fio 4k randread
+    $ fio --name=smoke --filename=/tmp/bench/perfwiki-bench.data ...
+    <fio's output>
+
+The first line is the `perfwiki bench` command that produced the file: run pages
+show it as the way to reproduce the result.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import os
+import shlex
+import shutil
+import socket
+import stat
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TextIO
+
+import jinja2
+import yaml
+
+from .. import units
+from ..facts import facts_from_text
+
+SUITES = Path(__file__).resolve().parent / "suites"
+TARGET_FILE = "perfwiki-bench.data"
+
+
+class BenchError(Exception):
+    """A suite that cannot run as asked; the message says why and what to do."""
+
+
+@dataclass
+class Step:
+    label: str
+    tool: str
+    command: str
+    seconds: float
+    shell: bool = False
+    job_file: tuple[str, str] | None = None  # (path, text) written before the command runs
+
+
+@dataclass
+class Plan:
+    suite: str
+    steps: list[Step]
+    target: str | None
+    target_dir: str | None
+    needs_bytes: int = 0
+    loopback_server: bool = False
+    context: dict[str, Any] = field(default_factory=dict)
+
+
+def suite_names() -> list[str]:
+    return sorted(path.stem for path in SUITES.glob("*.yaml"))
+
+
+def load_suite(name: str) -> dict[str, Any]:
+    path = SUITES / f"{name}.yaml"
+    if not path.is_file():
+        raise BenchError(f"unknown suite {name!r}; one of: {', '.join(suite_names())}")
+    return yaml.safe_load(path.read_text(encoding="utf-8"))
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _size_bytes(text: Any) -> int:
+    try:
+        return int(units.parse_fio_option_size(str(text)))
+    except units.UnitError:
+        return 0
+
+
+def plan(name: str, target: str | None, overrides: dict[str, Any], work_dir: Path) -> Plan:
+    """The suite's commands with every value substituted; nothing runs."""
+    suite = load_suite(name)
+    context: dict[str, Any] = dict(suite.get("defaults") or {})
+    context.update({key: value for key, value in overrides.items() if value is not None})
+    context.setdefault("cpus", os.cpu_count() or 1)
+    kind = suite.get("target", "none")
+    target_path = target_dir = None
+    if kind in ("file", "directory"):
+        if not target:
+            raise BenchError(f"suite {name} needs --target DIR (a directory to write its test file in)")
+        path = Path(target)
+        if path.is_dir():
+            target_dir = str(path)
+            target_path = str(path / TARGET_FILE)
+        else:
+            target_path = str(path)
+            target_dir = str(path.parent)
+    context.update({"target": target_path, "target_dir": target_dir})
+    if suite.get("needs_loopback_server"):
+        context.setdefault("server", "127.0.0.1")
+        context.setdefault("port", _free_port() if context["server"] == "127.0.0.1" else 5201)
+    job_files = {filename: str(work_dir / filename) for filename in (suite.get("job_files") or {})}
+    context["job_file"] = lambda filename: job_files[filename]
+    env = jinja2.Environment(undefined=jinja2.StrictUndefined, autoescape=False)
+
+    def render(template: str) -> str:
+        try:
+            return " ".join(env.from_string(str(template)).render(**context).split())
+        except jinja2.UndefinedError as exc:
+            raise BenchError(f"suite {name}: {exc.message}") from exc
+
+    steps = []
+    for raw in suite.get("steps", []):
+        label = f"{raw['section']} / {raw['label']}" if raw.get("section") else raw["label"]
+        job = raw.get("show_job_file")
+        job_file = None
+        if job:
+            text = env.from_string(suite["job_files"][job]).render(**context)
+            job_file = (job_files[job], text)
+        steps.append(
+            Step(
+                label=label,
+                tool=raw["tool"],
+                command=render(raw["command"]),
+                seconds=float(render(raw.get("seconds", "1"))),
+                shell=bool(raw.get("shell")),
+                job_file=job_file,
+            )
+        )
+    needs = _size_bytes(context.get("size")) if kind == "file" else 0
+    if "count" in context and any(step.tool == "dd" for step in steps):
+        needs = max(needs, int(context["count"]) * 2**20)
+    return Plan(name, steps, target_path, target_dir, needs, bool(suite.get("needs_loopback_server")), context)
+
+
+# -- safety ------------------------------------------------------------------------
+
+
+def check_target(the_plan: Plan, allow_destructive: bool, confirm: Callable[[str], str] | None, out: TextIO) -> None:
+    """Refuse what could destroy data or fill a disk; raw block devices need an explicit yes."""
+    if the_plan.target is None:
+        return
+    target = Path(the_plan.target)
+    if target.exists() and stat.S_ISBLK(target.stat().st_mode):
+        if not allow_destructive:
+            raise BenchError(
+                f"{target} is a block device: writing to it destroys its data. "
+                "Pass --allow-destructive to confirm you mean it, or --target a directory instead."
+            )
+        if confirm is None:
+            raise BenchError(f"{target} is a block device and there is no terminal to confirm on; refusing")
+        answer = confirm(f"This overwrites {target}. Type its path to continue: ")
+        if answer.strip() != str(target):
+            raise BenchError("not confirmed; nothing was run")
+        return
+    directory = Path(the_plan.target_dir or ".")
+    if not directory.is_dir():
+        raise BenchError(f"target directory {directory} does not exist")
+    free = shutil.disk_usage(directory).free
+    needed = int(the_plan.needs_bytes * 1.1)
+    if needed > free:
+        raise BenchError(
+            f"{directory} has {units.format_bytes(free)} free, the suite needs about {units.format_bytes(needed)}; "
+            "use --size to shrink it or --target another directory"
+        )
+
+
+# -- running --------------------------------------------------------------------------
+
+
+class _LoopbackServer:
+    """An iperf3 server on 127.0.0.1 for the suite's duration: network suites need no second machine."""
+
+    def __init__(self, port: int):
+        self.process = subprocess.Popen(
+            ["iperf3", "-s", "--forceflush", "-B", "127.0.0.1", "-p", str(port)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+        for line in self.process.stdout:
+            if "Server listening" in line:
+                break
+
+    def stop(self) -> None:
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+        self.process.stdout.close()
+
+
+def _run_step(step: Step) -> str:
+    if step.job_file:
+        Path(step.job_file[0]).write_text(step.job_file[1], encoding="utf-8")
+    args = ["bash", "-c", step.command] if step.shell else shlex.split(step.command)
+    result = subprocess.run(
+        args,
+        capture_output=True,
+        text=True,
+        timeout=step.seconds * 3 + 120,
+        env={**os.environ, "LC_ALL": "C"},
+    )
+    output = result.stdout + result.stderr
+    if step.job_file:
+        output = step.job_file[1].rstrip("\n") + "\n" + output
+    return output
+
+
+def _eta(seconds: float) -> str:
+    minutes, secs = divmod(int(seconds), 60)
+    return f"{minutes}m{secs:02d}s" if minutes else f"{secs}s"
+
+
+def _progress(out: TextIO, done: int, total: int, remaining: float, label: str) -> None:
+    width = 24
+    filled = int(width * done / total) if total else width
+    bar = "#" * filled + "-" * (width - filled)
+    out.write(f"\r[{bar}] {done}/{total} eta {_eta(remaining)}  {label[:40]:<40}")
+    out.flush()
+
+
+def run(the_plan: Plan, raw_dir: Path, reproduce: str, repeat: int, out: TextIO) -> list[Path]:
+    """Run the plan `repeat` times; each repetition becomes one transcript file, written whole or not at all."""
+    raw_dir.mkdir(parents=True, exist_ok=True)
+    written = []
+    server = (
+        _LoopbackServer(the_plan.context["port"])
+        if the_plan.loopback_server and the_plan.context.get("server") == "127.0.0.1"
+        else None
+    )
+    total = len(the_plan.steps) * repeat
+    expected = sum(step.seconds for step in the_plan.steps) * repeat
+    started, done = time.monotonic(), 0
+    try:
+        for _ in range(repeat):
+            lines = [f"# {reproduce}"]
+            for step in the_plan.steps:
+                elapsed = time.monotonic() - started
+                _progress(out, done, total, max(expected - elapsed, 0), step.label)
+                lines += [f"# {step.label}", f"$ {step.command}", _run_step(step).rstrip("\n"), ""]
+                done += 1
+            target = _next_name(raw_dir, the_plan.suite)
+            _write_atomically(target, "\n".join(lines) + "\n")
+            written.append(target)
+        _progress(out, done, total, 0, "done")
+        out.write("\n")
+    finally:
+        if server:
+            server.stop()
+        if the_plan.target and Path(the_plan.target).name == TARGET_FILE and Path(the_plan.target).is_file():
+            Path(the_plan.target).unlink()  # the test file is scratch, not a result
+    return written
+
+
+def _next_name(raw_dir: Path, suite: str) -> Path:
+    stamp = _dt.datetime.now().strftime("%Y%m%d-%H%M%S")
+    candidate, counter = raw_dir / f"{suite}-{stamp}.txt", 2
+    while candidate.exists():
+        candidate, counter = raw_dir / f"{suite}-{stamp}-{counter}.txt", counter + 1
+    return candidate
+
+
+def _write_atomically(target: Path, text: str) -> None:
+    """Interrupted runs leave no partial raw file: write beside it, then rename."""
+    handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=".", suffix=".partial")
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as stream:
+            stream.write(text)
+        os.replace(temporary, target)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+# -- facts -----------------------------------------------------------------------------
+
+
+_FACT_COMMANDS = ["uname -a", "cat /etc/os-release", "lscpu", "free -h", "lsblk"]
+
+
+def capture_facts(target_dir: str | None) -> dict[str, str]:
+    """This machine's facts: the same commands a person would paste, read by `perfwiki facts`."""
+    text = []
+    for command in _FACT_COMMANDS:
+        result = subprocess.run(
+            ["bash", "-c", command], capture_output=True, text=True, env={**os.environ, "LC_ALL": "C"}
+        )
+        text.append(result.stdout)
+    facts = facts_from_text("\n".join(text))
+    if target_dir:
+        facts.update(_filesystem_facts(target_dir))
+    virt = (
+        subprocess.run(["systemd-detect-virt"], capture_output=True, text=True)
+        if shutil.which("systemd-detect-virt")
+        else None
+    )
+    if virt is not None and virt.stdout.strip():
+        facts["hypervisor"] = "none (bare metal)" if virt.stdout.strip() == "none" else virt.stdout.strip()
+    return facts
+
+
+def _filesystem_facts(directory: str) -> dict[str, str]:
+    found: dict[str, str] = {}
+    mount = subprocess.run(
+        ["findmnt", "-no", "SOURCE,FSTYPE,OPTIONS,TARGET", "-T", directory], capture_output=True, text=True
+    )
+    parts = mount.stdout.split()
+    if len(parts) >= 4:
+        source, fstype, options, mountpoint = parts[:4]
+        found.update({"filesystem": f"{fstype} on {source}, mounted at {mountpoint}", "mount_options": options})
+        device = Path(source).name
+        for candidate in (device, device.rstrip("0123456789").rstrip("p")):
+            scheduler = Path(f"/sys/block/{candidate}/queue/scheduler")
+            if scheduler.is_file():
+                found["scheduler"] = scheduler.read_text().strip()
+                rotational = Path(f"/sys/block/{candidate}/queue/rotational").read_text().strip()
+                found["rotational"] = f"{candidate}: " + (
+                    "rotational (HDD)" if rotational == "1" else "SSD (non-rotational)"
+                )
+                break
+    return found
+
+
+def record_facts(page: Path, env_id: str, facts: dict[str, str]) -> list[str]:
+    """Add captured facts to the environment page; facts its author wrote are kept. Returns keys added."""
+    front: dict[str, Any] = {}
+    body = ""
+    if page.is_file():
+        text = page.read_text(encoding="utf-8")
+        if text.startswith("---"):
+            end = text.find("\n---", 3)
+            front = yaml.safe_load(text[3:end]) or {}
+            body = text[end + 4 :].lstrip("\n")
+    front.setdefault("title", env_id)
+    if "hypervisor" in facts:
+        front.setdefault("kind", "baremetal" if facts["hypervisor"].startswith("none") else "vm")
+    known = dict(front.get("facts") or {})
+    added = [key for key in sorted(facts) if key not in known]
+    known.update({key: facts[key] for key in added})
+    front["facts"] = known
+    if not body:
+        body = "Facts captured by `perfwiki bench` on the machine itself.\n"
+    page.parent.mkdir(parents=True, exist_ok=True)
+    _write_atomically(page, "---\n" + yaml.safe_dump(front, allow_unicode=True, sort_keys=False) + "---\n" + body)
+    return added
+
+
+def ensure_report(index: Path, slug: str, env_id: str) -> None:
+    """A report bundle for bench results, created on first use and listing the environment."""
+    if not index.is_file():
+        today = _dt.date.today().isoformat()
+        front = {
+            "title": slug,
+            "date": today,
+            "summary": f"Results of perfwiki bench on {env_id}.",
+            "environments": [env_id],
+        }
+        index.parent.mkdir(parents=True, exist_ok=True)
+        text = "Benchmarks run and published with `perfwiki bench`; every run page shows how to reproduce it.\n"
+        _write_atomically(index, "---\n" + yaml.safe_dump(front, allow_unicode=True, sort_keys=False) + "---\n" + text)
+
+
+def confirm_on_terminal(prompt: str) -> str:
+    if not sys.stdin.isatty():
+        raise BenchError("a raw block device needs a typed confirmation, and there is no terminal")
+    return input(prompt)
