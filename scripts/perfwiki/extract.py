@@ -12,10 +12,10 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 
-from . import manual
+from . import checks, manual
 from .model import Problem, Run, Source
 from .parsers import PARSERS, detect_tool
-from .segments import Segment, split
+from .segments import Segment, physical_lines, split
 
 
 @dataclass
@@ -120,6 +120,12 @@ def extract(path: str, data: bytes) -> Extracted:
     if bench_line:  # written by `perfwiki bench`: every run can be reproduced with that line
         for run in out.runs:
             run.reproduce = bench_line.group(1)
+    lines = physical_lines(text)
+    raw_lines = [line.text for line in lines]
+    for run in out.runs:
+        findings = checks.check(run, raw_lines)
+        run.checks = [finding.to_dict() for finding in findings]
+        run.warnings += [f"{finding.severity}: {finding.message}" for finding in findings if finding.severity != "info"]
     if not out.runs and not out.problems:
         out.problems.append(Problem(path, 1, "no benchmark output found"))
     return out

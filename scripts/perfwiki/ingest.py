@@ -183,6 +183,12 @@ def report_document(report: Report) -> dict[str, Any]:
     environments = report.environments
     baseline = report.baseline
     comparisons = report.comparisons
+    flagged = {
+        run.id: [f["message"] for f in run.checks if f["severity"] in ("error", "warning")]
+        for run in report.runs
+        if run.checks
+    }
+    facts = {page["id"]: page.get("facts") or {} for page in report.environment_pages}
     return {
         "schema_version": SCHEMA_VERSION,
         "generator": f"perfwiki {__version__}",
@@ -194,7 +200,9 @@ def report_document(report: Report) -> dict[str, Any]:
         "views": {
             "runs_table": views.runs_table(report.runs),
             "charts": charts.headline_charts(comparisons),
-            "comparisons": {comparison["id"]: views.comparison_view(comparison) for comparison in comparisons},
+            "comparisons": {comparison["id"]: views.comparison_view(comparison, flagged) for comparison in comparisons},
+            "checks": views.checks_summary(report.runs),
+            "badges": {run.id: views.condition_badges(run, facts.get(run.environment)) for run in report.runs},
             "environments": views.environments_side_by_side(report.environment_pages),
             "runs": {run.id: views.run_page(run) for run in report.runs},
         },

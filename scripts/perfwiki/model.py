@@ -64,6 +64,7 @@ class Run:
     section: str | None = None
     environment: str | None = None
     reproduce: str | None = None  # the `perfwiki bench` command that produced this run, when one did
+    checks: list[dict[str, Any]] = field(default_factory=list)  # methodology findings (perfwiki.checks)
 
     def validate(self) -> list[str]:
         """Schema errors, empty when the run is well formed."""
@@ -96,4 +97,5 @@ class Run:
             data["environment"] = self.environment
         if self.reproduce is not None:
             data["reproduce"] = self.reproduce
+        data["checks"] = list(self.checks)
         return data

@@ -276,6 +276,41 @@ def run_charts(run: Run) -> list[dict[str, Any]]:
     return found
 
 
+def condition_badges(run: Run, environment_facts: dict[str, Any] | None = None) -> list[str]:
+    """The test conditions a reader must know before comparing: I/O mode, target, engine, depth."""
+    from .compare import _io_mode, _target_kind
+
+    params = run.params
+    badges = []
+    if run.format == "manual":
+        badges.append("manual")
+    if run.tool == "fio":
+        for value in (_io_mode(params), _target_kind(run), params.get("ioengine")):
+            if value:
+                badges.append(str(value))
+        if params.get("iodepth") is not None:
+            badges.append(f"QD{params['iodepth']} x {params.get('numjobs') or 1}")
+    cache = (environment_facts or {}).get("vm_cache_mode") or (environment_facts or {}).get("nas_cache_mode")
+    if cache:
+        badges.append(f"cache {cache}")
+    return badges
+
+
+def checks_summary(runs: list[Run]) -> list[dict[str, Any]]:
+    """Per check id: severity, message of the first finding, and the runs it flags."""
+    summary: dict[str, dict[str, Any]] = {}
+    for run in runs:
+        for finding in run.checks:
+            entry = summary.setdefault(
+                finding["id"],
+                {"id": finding["id"], "severity": finding["severity"], "message": finding["message"], "runs": []},
+            )
+            if run.id not in entry["runs"]:
+                entry["runs"].append(run.id)
+    order = {"error": 0, "warning": 1, "info": 2}
+    return sorted(summary.values(), key=lambda entry: (order[entry["severity"]], entry["id"]))
+
+
 def run_page(run: Run) -> dict[str, Any]:
     """Tables for one run's page: parameters, results, latency, percentiles, buckets, cpu, disks."""
     tables = [_params_table(run), *_tool_tables(run)]
@@ -338,7 +373,13 @@ def run_page(run: Run) -> dict[str, Any]:
     from .compare import fingerprint, fingerprint_key, parts
 
     scenarios = [fingerprint_key(fingerprint(run, part)) for part in parts(run) if part != "Index Score"]
-    return {"title": title, "tables": tables, "charts": run_charts(run), "scenarios": scenarios, "csv": run_csv(run)}
+    return {
+        "title": title,
+        "tables": tables,
+        "charts": run_charts(run),
+        "scenarios": scenarios,
+        "csv": run_csv(run),
+    }
 
 
 def _flatten(prefix: str, value: Any, out: list[tuple[str, Any]]) -> None:
@@ -423,8 +464,12 @@ def _job_tables(job: dict[str, Any]) -> list[dict[str, Any]]:
     return tables
 
 
-def comparison_view(comparison: dict[str, Any]) -> dict[str, Any]:
-    """A comparison as the page shows it: display text, % of baseline, a verdict class, the run."""
+def comparison_view(comparison: dict[str, Any], flagged: dict[str, list[str]] | None = None) -> dict[str, Any]:
+    """A comparison as the page shows it: display text, % of baseline, a verdict class, the run.
+
+    `flagged` maps run ids to their warning-level check messages: such cells carry a marker.
+    """
+    flagged = flagged or {}
     rows = []
     for row in comparison["rows"]:
         cells = []
@@ -440,6 +485,9 @@ def comparison_view(comparison: dict[str, Any]) -> dict[str, Any]:
             }
             if cell.get("manual"):
                 shown["manual"] = True
+            notes = [message for run_id in cell.get("runs", []) for message in flagged.get(run_id, [])]
+            if notes:
+                shown["flags"] = sorted(set(notes))
             if isinstance(quantity, dict):
                 shown["si"], shown["iec"] = quantity["si"], quantity["iec"]
             if cell.get("n", 0) > 1:
