@@ -103,6 +103,7 @@ def test_repeats_give_median_min_max_and_count(seed_001_runs):
         "n": 3,
         "min": 190,
         "max": 230,
+        "cv_pct": 10.07,  # sample stdev 20.82 / mean 206.67
         "runs": ["repeat-190", "repeat-200", "repeat-230"],
         "relative": 1.0,
     }
@@ -120,3 +121,26 @@ def test_fingerprint_keys_are_readable_and_stable(seed_001_runs):
     assert compare.describe(compare.fingerprint(run, "read")) == (
         "fio: direction read, rw randread, block size 4 KiB, queue depth 16, jobs 1, I/O mode direct, engine posixaio"
     )
+
+
+def test_three_repeats_show_median_range_and_noise(seed_001_runs):
+    from perfwiki import views
+
+    template = next(run for run in seed_001_runs if run.tool == "fio" and run.environment == "host")
+    runs = []
+    for env, values in (("host", (190, 200, 230)), ("overlapping", (195, 210, 240)), ("faster", (300, 310, 320))):
+        for index, value in enumerate(values):
+            run = copy.deepcopy(template)
+            run.id, run.environment = f"{env}-{index}", env
+            run.metrics["jobs"][0]["read"]["iops"] = value
+            runs.append(run)
+    iops = by_id(compare.automatic(runs, ["host", "overlapping", "faster"], "host"), "fio-iops")
+    host, overlapping, faster = (row["cells"][0] for row in iops["rows"])
+    assert (host["value"], host["min"], host["max"], host["n"]) == (200, 190, 230, 3)
+    assert overlapping["value"] == 210 and overlapping["within_noise"] is True  # 195-240 overlaps 190-230
+    assert "within_noise" not in faster  # 300-320 is clear of 190-230
+    assert host["cv_pct"] == 10.07
+    view = views.comparison_view(iops)
+    shown = [row["cells"][0] for row in view["rows"]]
+    assert shown[1]["class"] == "noise" and shown[1]["noise"] is True and shown[1]["relative"] == "105%"
+    assert shown[2]["class"] == "better" and shown[0]["range"] == "190 – 230"

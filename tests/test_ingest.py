@@ -152,3 +152,19 @@ def test_the_same_job_pasted_twice_gets_distinct_stable_ids(site):
     assert ids[12] == "nvme-raw-sequential-write-bandwidth-test-2"
     raw = [run for run in document["runs"] if run["environment"] == "nvme-raw"]
     assert raw[12]["source"]["path"].endswith("fio-repeat.md")
+
+
+def test_status_reports_raw_files_changed_since_the_last_ingest(site):
+    assert ingest(site).returncode == 0
+    status = subprocess.run(perfwiki_command() + ["status", "--root", str(site)], capture_output=True, text=True)
+    assert status.returncode == 0 and status.stdout == ""
+    raw = site / "content" / "reports" / REPORT / "raw" / "nvme-raw" / "fio-bandwidth-iops-latency.md"
+    raw.write_text(raw.read_text(encoding="utf-8") + "\n", encoding="utf-8")
+    (raw.parent / "later.txt").write_text("fio output pasted later\n", encoding="utf-8")
+    status = subprocess.run(perfwiki_command() + ["status", "--root", str(site)], capture_output=True, text=True)
+    assert status.returncode == 1
+    base = f"content/reports/{REPORT}/raw/nvme-raw"
+    assert status.stdout.splitlines() == [
+        f"{base}/fio-bandwidth-iops-latency.md: changed since the last ingest",
+        f"{base}/later.txt: not ingested yet",
+    ]

@@ -132,6 +132,25 @@ def cmd_bench(args: argparse.Namespace) -> int:
     return cmd_ingest(argparse.Namespace(root=str(root)))
 
 
+def cmd_status(args: argparse.Namespace) -> int:
+    from .ingest import stale
+
+    root = Path(args.root).resolve() if args.root else _find_root(Path.cwd())
+    changed, new, removed = stale(root)
+    for label, paths in (
+        ("changed since the last ingest", changed),
+        ("not ingested yet", new),
+        ("ingested but gone", removed),
+    ):
+        for path in paths:
+            print(f"{path}: {label}")
+    if not (changed or new or removed):
+        print("data/ is up to date with every raw file", file=sys.stderr)
+        return 0
+    print("run `perfwiki ingest` (or `make ingest`) to bring data/ up to date", file=sys.stderr)
+    return 1
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="perfwiki", description="Publish benchmark reports from raw tool output.")
     parser.add_argument("--version", action="version", version=f"perfwiki {__version__}")
@@ -162,6 +181,10 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--allow-destructive", action="store_true", help="allow a raw block device as --target")
     bench.add_argument("--root", help="site root (default: nearest folder with hugo.toml)")
     bench.set_defaults(func=cmd_bench)
+
+    status = sub.add_parser("status", help="list raw files changed, added or removed since the last ingest")
+    status.add_argument("--root", help="site root (default: nearest folder with hugo.toml)")
+    status.set_defaults(func=cmd_status)
 
     ingest_cmd = sub.add_parser("ingest", help="read content/, write data/")
     ingest_cmd.add_argument("--root", help="site root (default: nearest folder with hugo.toml)")

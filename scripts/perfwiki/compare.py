@@ -355,8 +355,17 @@ def _merge_same_scenario(columns: list[Column]) -> list[Column]:
 def _cell(values: list[float]) -> dict[str, Any]:
     cell: dict[str, Any] = {"value": statistics.median(values), "n": len(values)}
     if len(values) > 1:
+        mean = statistics.fmean(values)
         cell.update({"min": min(values), "max": max(values)})
+        cell["cv_pct"] = round(100 * statistics.stdev(values) / mean, 2) if mean else None
     return cell
+
+
+def _within_noise(cell: dict[str, Any], base: dict[str, Any]) -> bool:
+    """Repeated on both sides and the min-max ranges overlap: the difference is not a result."""
+    if cell.get("n", 0) < 2 or base.get("n", 0) < 2:
+        return False
+    return cell["min"] <= base["max"] and base["min"] <= cell["max"]
 
 
 def _comparison(
@@ -385,6 +394,12 @@ def _comparison(
             cell = table[env][column.id]
             base = base_values[column.id]
             cell["relative"] = cell["value"] / base if cell["value"] is not None and base else None
+            if (
+                env != baseline
+                and cell["value"] is not None
+                and _within_noise(cell, table.get(baseline, {}).get(column.id) or {})
+            ):
+                cell["within_noise"] = True
             cells.append(cell)
         rows.append({"environment": env, "cells": cells})
     unit = metric.unit

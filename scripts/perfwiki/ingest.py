@@ -20,7 +20,7 @@ from typing import Any
 import yaml
 
 from . import __version__, charts, compare, views
-from .extract import assign_ids, extract, slug
+from .extract import assign_ids, extract, sha256_hex, slug
 from .model import SCHEMA_VERSION, Problem, Run
 
 RAW_DIR = "raw"
@@ -254,3 +254,21 @@ def ingest(root: Path) -> IngestResult:
                 )
     write_data(root, result)
     return result
+
+
+def stale(root: Path) -> tuple[list[str], list[str], list[str]]:
+    """(changed, new, removed) raw files since the last ingest, judged by the sha256 data/ recorded."""
+    recorded: dict[str, str] = {}
+    reports = root / "data" / "reports"
+    for path in sorted(reports.glob("*.yaml")) if reports.is_dir() else []:
+        document = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+        for run in document.get("runs", []):
+            recorded[run["source"]["path"]] = run["source"]["sha256"]
+    current: dict[str, str] = {}
+    for raw in sorted((root / "content" / "reports").glob(f"*/{RAW_DIR}/*/*")):
+        if raw.is_file() and not raw.name.startswith("."):
+            current[_relative(raw, root)] = sha256_hex(raw.read_bytes())
+    changed = [path for path, digest in current.items() if path in recorded and recorded[path] != digest]
+    new = [path for path in current if path not in recorded]
+    removed = [path for path in recorded if path not in current]
+    return changed, new, removed

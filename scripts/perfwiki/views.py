@@ -493,8 +493,13 @@ def comparison_view(comparison: dict[str, Any], flagged: dict[str, list[str]] | 
             if cell.get("n", 0) > 1:
                 low, high = (units.format_value(cell[key], unit) for key in ("min", "max"))
                 shown["range"] = f"{low} – {high}"
+            if cell.get("cv_pct") is not None:
+                shown["cv"] = f"CV {cell['cv_pct']:.1f}%"
             if row["environment"] == comparison["baseline"]:
                 shown["class"] = "baseline"
+            elif cell.get("within_noise"):
+                shown["class"] = "noise"  # the ranges overlap: not coloured as a win or a loss
+                shown["noise"] = True
             elif relative is not None and abs(relative - 1) >= 0.05:
                 better = (relative > 1) == higher
                 shown["class"] = "better" if better else "worse"

@@ -239,3 +239,24 @@ def test_a_run_with_another_block_size_is_refused_and_the_page_says_why(tmp_path
     assert "in “4KB随机读”: block size 8 KiB, not 4 KiB" in table
     row = table[table.index('id="cmp-local-storage-iops-of-the-physical-host-centos-vm-cache-none"') :]
     assert row.split("</tr>")[0].count("n/a") == 1  # its cell in that column is empty, not someone else's number
+
+
+def test_checks_are_on_run_pages_with_their_evidence_and_summarised_on_reports(built_site):
+    run = (
+        built_site / "bench" / "runs" / REPORT / "nvme-raw-sequential-write-bandwidth-test" / "index.html"
+    ).read_text()
+    assert "fio-latency-over-100" in run and "lat (msec)   : &gt;=2000=104.16%" in run
+    report = (built_site / "bench" / "reports" / "ssd-san-hdd-cloud-disks" / "index.html").read_text(encoding="utf-8")
+    section = report[report.index('id="report-checks-heading"') :]
+    for check in ("fio-sync-engine-iodepth", "fio-direct-buffered-conflict", "iostat-device-busy"):
+        assert f"<strong>{check}</strong>" in section
+    psync = (
+        built_site
+        / "bench"
+        / "runs"
+        / "ssd-san-hdd-cloud-disks"
+        / "essd-pl3-vdb-ebs-4k-randwrite-test-4"
+        / "index.html"
+    ).read_text()
+    assert "ioengine=psync, iodepth=64" in psync and "capped at 1" in psync
+    assert 'class="badge badge--condition">QD64 x 1</span>' in psync

@@ -1,0 +1,144 @@
+"""Every methodology check, with a real input that triggers it and one that does not.
+
+Real inputs are the seeds, outputs captured from Debian's fio 3.33 (committed fixtures),
+and fio run here with options that really produce the condition.
+"""
+
+from __future__ import annotations
+
+import shutil
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+from perfwiki.extract import extract
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+
+
+def runs_of(path: Path, name: str | None = None):
+    return extract(name or path.name, path.read_bytes()).runs
+
+
+def ids(run) -> set[str]:
+    return {finding["id"] for finding in run.checks}
+
+
+@pytest.fixture(scope="module")
+def seed(seeds):
+    cache = {}
+
+    def runs(number: str):
+        if number not in cache:
+            path = next(seeds.glob(f"{number}_*.txt"))
+            cache[number] = runs_of(path)
+        return cache[number]
+
+    return runs
+
+
+def run_at(runs, line: int):
+    return next(run for run in runs if run.source.line_start == line)
+
+
+@pytest.fixture(scope="module")
+def live_fio(tmp_path_factory):
+    binary = shutil.which("fio")
+    if binary is None:
+        pytest.fail("Debian's fio is not installed: run `make setup-system`")
+    folder = tmp_path_factory.mktemp("checks")
+
+    def run(*options: str, interrupt_after: float | None = None):
+        command = [binary, "--name=check", f"--filename={folder}/data", "--size=8M", "--ioengine=psync", *options]
+        process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        if interrupt_after:
+            time.sleep(interrupt_after)
+            process.send_signal(signal.SIGINT)
+        output, _ = process.communicate(timeout=60)
+        (run,) = extract("live.txt", f"$ {' '.join(command)}\n{output}".encode()).runs
+        return run
+
+    return run
+
+
+def test_sync_engine_with_queue_depth(seed):
+    psync = seed("004")[0]  # ioengine=psync, iodepth=64
+    finding = next(f for f in psync.checks if f["id"] == "fio-sync-engine-iodepth")
+    assert finding["severity"] == "warning" and "capped at 1" in finding["message"]
+    assert "ioengine=psync, iodepth=64" in finding["evidence"]
+    assert "fio-sync-engine-iodepth" not in ids(seed("000")[0])  # libaio at QD4096 really queues
+
+
+def test_contradicting_direct_and_buffered(seed):
+    both = run_at(seed("002"), 392)  # -direct=1 -buffered=1: buffered
+    finding = next(f for f in both.checks if f["id"] == "fio-direct-buffered-conflict")
+    assert "-direct=1 -buffered=1" in finding["evidence"] and "buffered I/O" in finding["message"]
+    assert "fio-direct-buffered-conflict" not in ids(run_at(seed("002"), 346))  # -direct=1 -buffered=0
+
+
+def test_latency_distribution_over_100_percent(seed):
+    deep = seed("000")[0]  # QD4096: lat (msec) ... >=2000=104.16%
+    finding = next(f for f in deep.checks if f["id"] == "fio-latency-over-100")
+    assert finding["evidence"] == "lat (msec)   : >=2000=104.16%" and finding["line"] == 86
+    assert "fio-latency-over-100" not in ids(seed("000")[8])  # QD1: adds up to 100%
+
+
+def test_run_stopped_before_its_runtime(live_fio, seed):
+    cut = live_fio("--rw=read", "--bs=4k", "--runtime=10", "--time_based", interrupt_after=1.5)
+    assert "fio-short-runtime" in ids(cut)
+    assert "fio-short-runtime" not in ids(seed("000")[0])  # 60249 ms of 60 s
+
+
+def test_bandwidth_that_is_not_iops_times_block_size(live_fio):
+    ranged = live_fio("--rw=randread", "--bs=4k", "--bsrange=4k-64k", "--runtime=1", "--time_based")
+    assert "fio-bw-iops-mismatch" in ids(ranged)
+    (clean,) = runs_of(FIXTURES / "fio" / "fio-3.33-randrw-numjobs2.txt")
+    assert "fio-bw-iops-mismatch" not in ids(clean)
+
+
+def test_read_write_split_unlike_rwmixread(live_fio, seed):
+    capped = live_fio("--rw=randrw", "--rwmixread=50", "--rate_iops=,50", "--bs=4k", "--runtime=2", "--time_based")
+    assert "fio-rwmix-split" in ids(capped)
+    assert "fio-rwmix-split" not in ids(seed("004")[0])  # 2643 reads, 2632 writes for rwmixread=50
+
+
+def test_errors(live_fio, seed):
+    full = live_fio("--rw=write", "--bs=4k", "--filename=/dev/full")
+    assert {"fio-error", "fio-io-error"} <= ids(full)
+    assert full.checks[0]["severity"] == "error"
+    assert not ids(seed("000")[0]) & {"fio-error", "fio-io-error"}
+
+
+def test_no_ramp_and_buffered_io_are_noted(seed):
+    first_fio = next(run for run in seed("001") if run.tool == "fio")  # time_based, no ramp_time
+    assert "fio-no-ramp" in ids(first_fio) and "fio-no-ramp" not in ids(seed("000")[0])  # --ramp_time=2s
+    assert "fio-buffered-io" in ids(run_at(seed("002"), 392)) and "fio-buffered-io" not in ids(seed("000")[0])
+
+
+def test_short_run_and_long_tail(seed):
+    (one_second,) = runs_of(FIXTURES / "fio" / "fio-3.33-randrw-numjobs2.txt")
+    assert "fio-short-run" in ids(one_second) and "fio-short-run" not in ids(seed("000")[0])
+    tail = run_at(seed("002"), 392)  # p99.99 far above the median
+    assert "fio-tail-latency" in ids(tail) and "fio-tail-latency" not in ids(seed("000")[0])
+
+
+def test_device_already_busy_while_sampled(seed):
+    before = run_at(seed("002"), 84)  # "测试前的iostat状态": sfdv0n1 at 100% util before the test
+    finding = next(f for f in before.checks if f["id"] == "iostat-device-busy")
+    assert "sfdv0n1" in finding["message"] and finding["evidence"].startswith("sfdv0n1")
+    assert "iostat-device-busy" not in ids(run_at(seed("002"), 1610))  # nvme1n1 at 2.85% and 17%
+
+
+def test_retransmits_on_a_lossy_path(seed):
+    vm_to_vm = next(run for run in seed("001") if run.tool == "iperf3")  # 13596 retransmits in 30 s
+    assert "iperf3-retransmits" in ids(vm_to_vm)
+    loopback = next(run for run in runs_of(FIXTURES / "mixed" / "debian12-all-tools.txt") if run.tool == "iperf3")
+    assert "iperf3-retransmits" not in ids(loopback)
+
+
+def test_clean_captured_runs_get_no_warning():
+    for run in runs_of(FIXTURES / "mixed" / "debian12-all-tools.txt"):
+        assert [f for f in run.checks if f["severity"] != "info"] == [], (run.tool, run.checks)
