@@ -260,3 +260,21 @@ def test_checks_are_on_run_pages_with_their_evidence_and_summarised_on_reports(b
     ).read_text()
     assert "ioengine=psync, iodepth=64" in psync and "capped at 1" in psync
     assert 'class="badge badge--condition">QD64 x 1</span>' in psync
+
+
+def test_markup_in_raw_output_is_shown_as_text(tmp_path):
+    """A command containing <script> (pasted from anywhere) must render as text, never run."""
+    from support import copy_site_sources
+
+    site = copy_site_sources(tmp_path)
+    fixture = (ROOT / "tests" / "fixtures" / "fio" / "fio-3.33-randrw-numjobs2.txt").read_text(encoding="utf-8")
+    hostile = "fio --name=<script>alert(1)</script> --rw=randrw --bs=4k --description='\"><img src=x onerror=alert(2)>'"
+    raw = site / "content" / "reports" / REPORT / "raw" / "nvme-raw" / "hostile.txt"
+    raw.write_text(f"# <b>label</b>\n$ {hostile}\n{fixture}", encoding="utf-8")
+    subprocess.run(perfwiki_command() + ["ingest", "--root", str(site)], check=True, capture_output=True)
+    out = tmp_path / "out"
+    subprocess.run([str(hugo_binary()), "--panicOnWarning", "-d", str(out)], cwd=site, check=True, capture_output=True)
+    page = next((out / "runs" / REPORT).glob("nvme-raw-script-alert-1-script*/index.html")).read_text(encoding="utf-8")
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page
+    assert "<script>alert(1)" not in page and "<img src=x" not in page and "<b>label</b>" not in page
+    assert "&lt;b&gt;label&lt;/b&gt;" in page
