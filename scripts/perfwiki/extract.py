@@ -89,7 +89,13 @@ def _runs_of_segment(segment: Segment, path: str, digest: str, out: Extracted, l
         return
     if not segment.lines:
         return  # a command shown without its output: nothing to publish
-    reports = parser.parse(segment.text)
+    try:
+        reports = parser.parse(segment.text)
+    except Exception as exc:  # noqa: BLE001 - one bad paste must never stop an ingest
+        out.problems.append(
+            Problem(path, segment.line_start, f"internal parser error in {tool}: {type(exc).__name__}: {exc}")
+        )
+        return
     for position, report in enumerate(reports):
         first = segment.lines[report.line_start].number
         last = segment.lines[min(report.line_end, len(segment.lines) - 1)].number

@@ -62,23 +62,36 @@ def find_documents(text: str) -> list[tuple[int, int, dict[str, Any]]]:
         position = end
 
 
-def _stats(value: dict[str, Any] | None, factor: int) -> dict[str, units.Number] | None:
-    if not value or not value.get("N", 1) and not value.get("max"):
+def _number(value: Any, factor: int) -> units.Number | None:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
         return None
-    return {
-        "min": units.scaled(str(value["min"]), factor),
-        "max": units.scaled(str(value["max"]), factor),
-        "mean": units.scaled(repr(float(value["mean"])), factor),
-        "stdev": units.scaled(repr(float(value.get("stddev", 0.0))), factor),
+    return units.scaled(repr(float(value)) if isinstance(value, float) else str(value), factor)
+
+
+def _stats(value: Any, factor: int) -> dict[str, units.Number | None] | None:
+    """{min, max, mean, stdev} in ns; a field the document lacks is None, never 0."""
+    if not isinstance(value, dict) or not value.get("N", 1) and not value.get("max"):
+        return None
+    stats = {
+        "min": _number(value.get("min"), factor),
+        "max": _number(value.get("max"), factor),
+        "mean": _number(value.get("mean"), factor),
+        "stdev": _number(value.get("stddev"), factor),
     }
+    return stats if any(v is not None for v in stats.values()) else None
 
 
-def _percentiles(value: dict[str, Any] | None, factor: int) -> dict[str, units.Number]:
+def _percentiles(value: Any, factor: int) -> dict[str, units.Number]:
     table = {}
-    for key, number in ((value or {}).get("percentile") or {}).items():
-        if float(key) == 0.0:
+    percentiles = value.get("percentile") if isinstance(value, dict) else None
+    for key, number in (percentiles if isinstance(percentiles, dict) else {}).items():
+        try:
+            point = float(key)
+        except ValueError:
+            continue
+        if point == 0.0 or _number(number, factor) is None:
             continue  # padding entries of fio before 3.4
-        table[f"{float(key):.2f}"] = units.scaled(str(number), factor)
+        table[f"{point:.2f}"] = _number(number, factor)
     return table
 
 
@@ -219,13 +232,24 @@ def report(document: dict[str, Any], first: int, last: int) -> FioReport:
 
 
 def parse(text: str) -> list[FioReport]:
-    """Every fio JSON document in the text. Status-interval updates collapse to the final one."""
+    """Every fio JSON document in the text. Status-interval updates collapse to the final one.
+
+    A document whose shape is not fio's (edited, cut, another version) becomes a problem.
+    """
     reports: list[FioReport] = []
     starts: list[float | None] = []
     lines = text.split("\n")
     previous_end = -1
     for first, last, document in find_documents(text):
-        current = report(document, first, last)
+        try:
+            current = report(document, first, last)
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            broken = FioReport(line_start=first, line_end=last, format="json")
+            broken.problems.append((first, f"fio JSON document not understood ({type(exc).__name__}: {exc})"))
+            reports.append(broken)
+            starts.append(None)
+            previous_end = last
+            continue
         # fio prints its messages (errors, notes) before the document, even with --output.
         for line in lines[previous_end + 1 : first]:
             message = fio_message(line)

@@ -1,0 +1,39 @@
+"""Fuzzing: real inputs with random lines deleted never raise, and what survives still validates."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from perfwiki.extract import assign_ids, extract
+
+ROOT = Path(__file__).resolve().parent
+INPUTS = sorted(path for path in (ROOT / "fixtures").rglob("*") if path.is_file() and path.suffix != ".fio")
+SEEDS = ROOT.parent.parent / "shared" / "seeds"
+if (SEEDS / "000_c5bf5583b403651e.txt").is_file():
+    INPUTS += [SEEDS / "000_c5bf5583b403651e.txt", SEEDS / "004_c57effe2b68a336c.txt"]
+LINES = {path: path.read_bytes().splitlines(keepends=True) for path in INPUTS}
+
+
+@settings(max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    which=st.sampled_from(INPUTS),
+    deletions=st.lists(st.floats(min_value=0, max_value=1, exclude_max=True), max_size=12),
+    garbage=st.binary(max_size=40),
+)
+def test_random_deletions_and_junk_never_raise(which, deletions, garbage):
+    lines = list(LINES[which])
+    for position in deletions:
+        if lines:
+            del lines[int(position * len(lines))]
+    data = b"".join(lines) + garbage
+    found = extract(which.name, data)
+    assign_ids(found.runs)  # as ingest and parse do
+    for problem in found.problems:
+        assert problem.path == which.name and problem.line >= 1 and problem.message
+        assert not problem.message.startswith("internal parser error"), problem
+    for run in found.runs:
+        assert run.validate() == []
+        assert run.source.line_start >= 1 and run.source.line_end >= run.source.line_start
