@@ -168,3 +168,14 @@ def test_status_reports_raw_files_changed_since_the_last_ingest(site):
         f"{base}/fio-bandwidth-iops-latency.md: changed since the last ingest",
         f"{base}/later.txt: not ingested yet",
     ]
+
+
+def test_environment_folders_must_be_slugs(site):
+    odd = site / "content" / "reports" / REPORT / "raw" / "Nvme Raw..x"
+    odd.mkdir()
+    (odd / "out.txt").write_text("fio-3.33\n", encoding="utf-8")
+    result = ingest(site)
+    assert result.returncode == 1
+    assert (
+        f"content/reports/{REPORT}/raw/Nvme Raw..x:1: environment folder 'Nvme Raw..x' is not a slug" in result.stderr
+    )

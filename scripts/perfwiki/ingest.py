@@ -133,6 +133,15 @@ def collect(root: Path) -> IngestResult:
         raw = bundle / RAW_DIR
         env_dirs = sorted(path for path in raw.iterdir() if path.is_dir()) if raw.is_dir() else []
         for env_dir in env_dirs:
+            if slug(env_dir.name) != env_dir.name:
+                result.problems.append(
+                    Problem(
+                        _relative(env_dir, root),
+                        1,
+                        f"environment folder {env_dir.name!r} is not a slug (a-z, 0-9, '-')",
+                    )
+                )
+                continue
             if env_dir.name not in environments:
                 result.problems.append(
                     Problem(
