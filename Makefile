@@ -17,7 +17,7 @@ CHECK_DIR := _check
 CHECK_BASE := http://wiki.test/bench/
 PORT ?= 1313
 
-.PHONY: help setup setup-system ingest search-index serve build check proof validate test test-unit test-browser lint lock clean
+.PHONY: help setup setup-system ingest search-index serve build check proof validate test test-unit test-browser lint perf lock clean
 
 help:
 	@echo "make serve    set up, ingest the example reports and serve the site on http://localhost:$(PORT)/"
@@ -102,6 +102,10 @@ test-browser: setup setup-system
 # html-proofer first (it checks the same pages the tests build), then every pytest test.
 test: setup setup-system lint check
 	$(PYTEST)
+
+# Wiki-scale figures (10,000 runs, 200 environments, 50 reports), one per line. Not part of make test.
+perf: setup setup-system
+	$(VENV)/bin/python -m perfwiki.perf --root . --hugo $(HUGO)
 
 lock: $(VENV)/.installed
 	(echo "# The whole Python dependency tree, pinned. Regenerate with: make lock"; \

@@ -1,0 +1,144 @@
+"""`make perf`: build a wiki-sized site from real raw outputs and print how long each stage takes.
+
+The synthetic wiki replicates the shipped raw files (seed runs and captured runs) to
+10,000 runs over 200 environments and 50 reports, then measures ingest (cold, warm,
+after one change), the Hugo build (time and peak memory), the largest report page and
+the time to the first drawn chart in headless Chromium. One figure per line:
+
+    ingest_cold_s 41.2
+"""
+
+from __future__ import annotations
+
+import argparse
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+RUNS_PER_FILE = {"fio-bandwidth-iops-latency.md": 12}
+SOURCE = ("nvme-raw-vs-ext4", "nvme-raw", "fio-bandwidth-iops-latency.md")
+
+
+def build_site(root: Path, out: Path, reports: int, envs_per_report: int, files_per_env: int) -> int:
+    """A copy of the site whose content is `reports` reports of replicated raw files; returns raw bytes."""
+    for name in ("hugo.toml", "layouts", "site"):
+        source = root / name
+        (shutil.copytree if source.is_dir() else shutil.copy2)(source, out / name)
+    content = out / "content"
+    for section in ("_index.md", "reports/_index.md", "environments/_index.md", "runs", "scenarios", "tools", "search"):
+        source = root / "content" / section
+        target = content / section
+        target.parent.mkdir(parents=True, exist_ok=True)
+        (shutil.copytree if source.is_dir() else shutil.copy2)(source, target)
+    raw = (root / "content" / "reports" / SOURCE[0] / "raw" / SOURCE[1] / SOURCE[2]).read_bytes()
+    total = 0
+    for report in range(reports):
+        slug = f"perf-report-{report:03d}"
+        envs = [f"perf-env-{report:03d}-{n}" for n in range(envs_per_report)]
+        folder = content / "reports" / slug
+        for env in envs:
+            (content / "environments" / f"{env}.md").write_text(
+                f'---\ntitle: {env}\nkind: baremetal\nfacts:\n  disk: "synthetic copy {env}"\n---\nSynthetic.\n',
+                encoding="utf-8",
+            )
+            env_dir = folder / "raw" / env
+            env_dir.mkdir(parents=True)
+            for copy in range(files_per_env):
+                # One byte of difference per file, so every file has its own sha256.
+                (env_dir / f"fio-{copy:02d}.md").write_bytes(raw + f"\n<!-- copy {copy} -->\n".encode())
+                total += len(raw) + 20
+        front = f"title: {slug}\ndate: 2026-01-01\nbaseline: {envs[0]}\nenvironments: [{', '.join(envs)}]"
+        (folder / "index.md").write_text(f"---\n{front}\n---\nSynthetic.\n", encoding="utf-8")
+    return total
+
+
+def timed(command: list[str], cwd: Path) -> tuple[float, int]:
+    """(seconds, exit code) of a command."""
+    started = time.monotonic()
+    result = subprocess.run(command, cwd=cwd, capture_output=True, text=True)
+    if result.returncode not in (0, 1):
+        sys.stderr.write(result.stdout + result.stderr)
+    return time.monotonic() - started, result.returncode
+
+
+def first_chart_seconds(site: Path, page: str) -> float | None:
+    """Seconds from navigation to the first drawn Plotly chart, in Debian's Chromium."""
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        return None
+    import functools
+    import http.server
+    import threading
+
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, format, *args):  # noqa: A002 - stdlib signature
+            pass
+
+    handler = functools.partial(Quiet, directory=str(site))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
+            tab = browser.new_page()
+            started = time.monotonic()
+            tab.goto(f"http://127.0.0.1:{server.server_address[1]}/{page}")
+            tab.locator(".chart__plot svg.main-svg").first.wait_for(state="visible", timeout=60_000)
+            seconds = time.monotonic() - started
+            browser.close()
+            return seconds
+    finally:
+        server.shutdown()
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--root", default=".", help="the perfwiki checkout")
+    parser.add_argument("--reports", type=int, default=50)
+    parser.add_argument("--envs-per-report", type=int, default=4)
+    parser.add_argument("--files-per-env", type=int, default=4, help="each file holds 12 runs")
+    parser.add_argument("--hugo", required=True, help="the pinned Hugo binary")
+    args = parser.parse_args(argv)
+    root = Path(args.root).resolve()
+    perfwiki = [sys.executable, "-m", "perfwiki.cli"]
+    with tempfile.TemporaryDirectory(prefix="perfwiki-perf-") as work:
+        site = Path(work)
+        raw_bytes = build_site(root, site, args.reports, args.envs_per_report, args.files_per_env)
+        runs = args.reports * args.envs_per_report * args.files_per_env * RUNS_PER_FILE[SOURCE[2]]
+        print(
+            f"# {runs} runs, {args.reports * args.envs_per_report} environments, {args.reports} reports",
+            file=sys.stderr,
+        )
+        cold, _ = timed(perfwiki + ["ingest", "--root", str(site)], site)
+        warm, _ = timed(perfwiki + ["ingest", "--root", str(site)], site)
+        changed = next((site / "content" / "reports").glob("*/raw/*/fio-00.md"))
+        changed.write_bytes(changed.read_bytes() + b"\n<!-- changed -->\n")
+        one_change, _ = timed(perfwiki + ["ingest", "--root", str(site)], site)
+        before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+        build, code = timed([str(Path(args.hugo).resolve()), "--quiet", "-d", str(site / "public")], site)
+        peak_kib = max(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, before)
+        pages = list((site / "public" / "reports").glob("*/index.html"))
+        largest = max(pages, key=lambda page: page.stat().st_size) if pages else None
+        chart = first_chart_seconds(site / "public", f"reports/{largest.parent.name}/") if largest else None
+        figures = {
+            "ingest_cold_s": cold,
+            "ingest_warm_s": warm,
+            "ingest_one_change_s": one_change,
+            "hugo_build_s": build if code == 0 else None,
+            "hugo_peak_rss_mib": peak_kib / 1024,
+            "largest_report_html_kib": largest.stat().st_size / 1024 if largest else None,
+            "first_chart_s": chart,
+            "ingest_mb_per_s": raw_bytes / 1e6 / cold if cold else None,
+        }
+        for name, value in figures.items():
+            print(f"{name} {'n/a' if value is None else f'{value:.2f}'}")
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
