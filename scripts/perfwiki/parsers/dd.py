@@ -28,10 +28,11 @@ Output metrics::
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from .. import units
+from .report import ToolReport
 
 NAME = "dd"
 FORMATS = ("text",)
@@ -56,15 +57,7 @@ _SI = {"": 1, "k": 10**3, "K": 10**3, "M": 10**6, "G": 10**9, "T": 10**12, "P": 
 
 
 @dataclass
-class DdReport:
-    line_start: int
-    line_end: int
-    tool_version: str | None = None
-    format: str = "text"
-    metrics: dict[str, Any] = field(default_factory=dict)
-    warnings: list[str] = field(default_factory=list)
-    problems: list[tuple[int, str]] = field(default_factory=list)
-
+class DdReport(ToolReport):
     def has_results(self) -> bool:
         return "bytes" in self.metrics
 

@@ -30,10 +30,11 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from .. import units
+from .report import ToolReport
 
 NAME = "ioping"
 FORMATS = ("text", "json")
@@ -57,15 +58,7 @@ _STATS = re.compile(r"^\s*min/avg/max/mdev\s*=\s*(?P<values>.+?)\s*$")
 
 
 @dataclass
-class IopingReport:
-    line_start: int
-    line_end: int
-    tool_version: str | None = None
-    format: str = "text"
-    metrics: dict[str, Any] = field(default_factory=dict)
-    warnings: list[str] = field(default_factory=list)
-    problems: list[tuple[int, str]] = field(default_factory=list)
-
+class IopingReport(ToolReport):
     def has_results(self) -> bool:
         return "lat_ns" in self.metrics
 

@@ -34,6 +34,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from .report import ToolReport
+
 NAME = "iostat"
 FORMATS = ("text", "json")
 
@@ -101,14 +103,8 @@ _NUMBER = re.compile(r"^-?\d+(?:[.,]\d+)?$")
 
 
 @dataclass
-class IostatReport:
-    line_start: int
-    line_end: int
-    tool_version: str | None = None
-    format: str = "text"
+class IostatReport(ToolReport):
     metrics: dict[str, Any] = field(default_factory=lambda: {"samples": []})
-    warnings: list[str] = field(default_factory=list)
-    problems: list[tuple[int, str]] = field(default_factory=list)
 
     def has_results(self) -> bool:
         return bool(self.metrics["samples"])

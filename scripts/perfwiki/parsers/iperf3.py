@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .. import units
+from .report import ToolReport
 
 NAME = "iperf3"
 FORMATS = ("text", "json")
@@ -53,15 +54,7 @@ _ERROR = re.compile(r"^\s*iperf3?: (?:error|interrupt) - (?P<message>.+?)\s*$")
 
 
 @dataclass
-class Iperf3Report:
-    line_start: int
-    line_end: int
-    tool_version: str | None = None
-    format: str = "text"
-    metrics: dict[str, Any] = field(default_factory=dict)
-    warnings: list[str] = field(default_factory=list)
-    problems: list[tuple[int, str]] = field(default_factory=list)
-
+class Iperf3Report(ToolReport):
     def has_results(self) -> bool:
         return bool(self.metrics.get("sender") or self.metrics.get("receiver"))
 

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .. import units
+from .report import ToolReport
 
 NAME = "mbw"
 FORMATS = ("text",)
@@ -40,14 +41,8 @@ _RUNS = re.compile(r"Doing (?P<runs>\d+) runs per test")
 
 
 @dataclass
-class MbwReport:
-    line_start: int
-    line_end: int
-    tool_version: str | None = None
-    format: str = "text"
+class MbwReport(ToolReport):
     metrics: dict[str, Any] = field(default_factory=lambda: {"methods": {}})
-    warnings: list[str] = field(default_factory=list)
-    problems: list[tuple[int, str]] = field(default_factory=list)
 
     def has_results(self) -> bool:
         return bool(self.metrics["methods"])

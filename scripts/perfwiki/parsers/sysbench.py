@@ -35,6 +35,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from .report import ToolReport
+
 NAME = "sysbench"
 FORMATS = ("text",)
 
@@ -73,14 +75,8 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
 
 
 @dataclass
-class SysbenchReport:
-    line_start: int
-    line_end: int
-    tool_version: str | None = None
-    format: str = "text"
+class SysbenchReport(ToolReport):
     metrics: dict[str, Any] = field(default_factory=lambda: {"test": None})
-    warnings: list[str] = field(default_factory=list)
-    problems: list[tuple[int, str]] = field(default_factory=list)
 
     def has_results(self) -> bool:
         return "total_events" in self.metrics or "events_per_s" in self.metrics

@@ -34,6 +34,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from .report import ToolReport
+
 NAME = "unixbench"
 FORMATS = ("text",)
 
@@ -57,14 +59,8 @@ _BANNER = {
 
 
 @dataclass
-class UnixbenchReport:
-    line_start: int
-    line_end: int
-    tool_version: str | None = None
-    format: str = "text"
+class UnixbenchReport(ToolReport):
     metrics: dict[str, Any] = field(default_factory=lambda: {"tests": [], "index": [], "score": None})
-    warnings: list[str] = field(default_factory=list)
-    problems: list[tuple[int, str]] = field(default_factory=list)
 
     def has_results(self) -> bool:
         return bool(self.metrics["tests"]) or self.metrics["score"] is not None
