@@ -133,14 +133,14 @@ def parts(run: Run) -> list[str | None]:
     return [None]
 
 
-def _target_kind(run: Run) -> str | None:
+def target_kind(run: Run) -> str | None:
     filename = str(run.params.get("filename") or run.params.get("directory") or "")
     if not filename:
         return None
     return "raw device" if filename.startswith(("/dev/", "\\\\.\\")) else "file"
 
 
-def _io_mode(params: dict[str, Any]) -> str | None:
+def io_mode(params: dict[str, Any]) -> str | None:
     """Direct or buffered I/O: what the command's flags resolved to, else what a manual entry states."""
     if params.get("io_mode"):
         return params["io_mode"]
@@ -162,9 +162,9 @@ def fingerprint(run: Run, part: str | None = None) -> dict[str, Any]:
             "bs_bytes": params.get("bs_bytes"),
             "iodepth": params.get("iodepth"),
             "numjobs": params.get("numjobs"),
-            "io": _io_mode(params),
+            "io": io_mode(params),
             "ioengine": params.get("ioengine"),
-            "target": _target_kind(run),
+            "target": target_kind(run),
         }
     if run.tool == "iperf3":
         return {

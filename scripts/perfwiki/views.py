@@ -12,6 +12,7 @@ import io
 from typing import Any
 
 from . import charts, units
+from .compare import METRICS, describe, fingerprint, fingerprint_key, io_mode, parts, target_kind
 from .extract import slug
 from .model import Run
 
@@ -278,14 +279,12 @@ def run_charts(run: Run) -> list[dict[str, Any]]:
 
 def condition_badges(run: Run, environment_facts: dict[str, Any] | None = None) -> list[str]:
     """The test conditions a reader must know before comparing: I/O mode, target, engine, depth."""
-    from .compare import _io_mode, _target_kind
-
     params = run.params
     badges = []
     if run.format == "manual":
         badges.append("manual")
     if run.tool == "fio":
-        for value in (_io_mode(params), _target_kind(run), params.get("ioengine")):
+        for value in (io_mode(params), target_kind(run), params.get("ioengine")):
             if value:
                 badges.append(str(value))
         if params.get("iodepth") is not None:
@@ -370,8 +369,6 @@ def run_page(run: Run) -> dict[str, Any]:
             }
         )
     title = run_title(run) if not run.environment else f"{run_title(run)} — {run.environment}"
-    from .compare import fingerprint, fingerprint_key, parts
-
     scenarios = [fingerprint_key(fingerprint(run, part)) for part in parts(run) if part != "Index Score"]
     return {
         "title": title,
@@ -564,8 +561,6 @@ def environments_side_by_side(environments: list[dict[str, Any]]) -> dict[str, A
 
 def _headline(run: Run, part: str | None) -> list[tuple[str, Any]]:
     """The metrics a scenario page lists per run, displayed."""
-    from .compare import METRICS  # compare imports nothing from views; imported here to keep views light
-
     shown = []
     for metric in METRICS.get(run.tool, []):
         value = metric.read(run, part)
@@ -575,8 +570,6 @@ def _headline(run: Run, part: str | None) -> list[tuple[str, Any]]:
 
 def site_index(runs_by_report: dict[str, list[Run]]) -> dict[str, Any]:
     """Scenario and tool pages across every report: which runs did the same thing, and where."""
-    from .compare import describe, fingerprint, fingerprint_key, parts
-
     scenarios: dict[str, dict[str, Any]] = {}
     tools: dict[str, dict[str, Any]] = {}
     for report, runs in sorted(runs_by_report.items()):
