@@ -49,7 +49,7 @@ _ROTATIONAL = re.compile(r"cat\s+/sys/block/(?P<dev>[^/\s]+)/queue/rotational")
 _TREE = re.compile(r"^[\s│├└─|`\-]+")
 
 
-def _free_total(text: str, header_seen: bool) -> str:
+def _free_total(text: str) -> str:
     """'23Gi' as printed by free -h; plain numbers are KiB (free's default)."""
     if text.isdigit():
         return f"{int(text) / 2**20:.1f} GiB"
@@ -156,7 +156,7 @@ def facts_from_text(text: str) -> Facts:
             free_header = True
             continue
         if free_header and (match := _FREE_MEM.match(line)):
-            facts["memory"] = _free_total(match["total"], free_header)
+            facts["memory"] = _free_total(match["total"])
             free_header = False
             continue
         for key, pattern in _LSCPU.items():

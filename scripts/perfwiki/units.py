@@ -16,13 +16,12 @@ from decimal import Decimal, InvalidOperation
 
 Number = int | float
 
-# Multipliers for counts and latencies: fio prints 6813.5k, 188k, 1.2M, and
-# fio 2.x uses upper-case K. These are always powers of 1000.
-_COUNT_SUFFIX = {"": 1, "k": 10**3, "K": 10**3, "M": 10**6, "G": 10**9, "T": 10**12, "P": 10**15}
+# SI prefixes, always powers of 1000: fio counts and latencies (6813.5k, 188k,
+# 1.2M; fio 2.x writes upper-case K), SI byte sizes (kB) and dd's rates (MB/s).
+SI_PREFIX = {"": 1, "k": 10**3, "K": 10**3, "M": 10**6, "G": 10**9, "T": 10**12, "P": 10**15, "E": 10**18}
 
-# Byte-size prefixes as fio 2.17+ prints them: IEC (KiB) and SI (kB).
+# IEC byte-size prefixes as fio 2.17+ prints them (KiB).
 _IEC = {"Ki": 2**10, "Mi": 2**20, "Gi": 2**30, "Ti": 2**40, "Pi": 2**50, "Ei": 2**60}
-_SI = {"k": 10**3, "K": 10**3, "M": 10**6, "G": 10**9, "T": 10**12, "P": 10**15, "E": 10**18}
 
 # Latency units fio prints in "(nsec)", "(usec)", "(msec)" headers.
 _TIME_UNIT_NS = {
@@ -65,7 +64,7 @@ def parse_count(text: str) -> Number:
     match = _NUMBER_WITH_SUFFIX.match(text)
     if not match:
         raise UnitError(f"not a count: {text!r}")
-    return normalize(_decimal(match["num"]) * _COUNT_SUFFIX[match["suffix"]])
+    return normalize(_decimal(match["num"]) * SI_PREFIX[match["suffix"]])
 
 
 def parse_size(text: str) -> Number:
@@ -74,7 +73,7 @@ def parse_size(text: str) -> Number:
     if not match or not (match["prefix"] or match["unit"]):
         raise UnitError(f"not a size: {text!r}")
     prefix = match["prefix"] or ""
-    factor = _IEC.get(prefix) or _SI.get(prefix, 1)
+    factor = _IEC.get(prefix) or SI_PREFIX[prefix]
     value = _decimal(match["num"]) * factor
     if match["unit"] == "bit":
         value = value / 8
@@ -125,7 +124,7 @@ def to_ns(value: str | Decimal, unit: str) -> Number:
         match = _NUMBER_WITH_SUFFIX.match(value)
         if not match:
             raise UnitError(f"not a latency: {value!r}")
-        number = _decimal(match["num"]) * _COUNT_SUFFIX[match["suffix"]]
+        number = _decimal(match["num"]) * SI_PREFIX[match["suffix"]]
     return normalize(number * _TIME_UNIT_NS[unit])
 
 

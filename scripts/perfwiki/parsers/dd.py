@@ -53,7 +53,6 @@ _GNU_TIME_V = re.compile(
     r"^\s*(?:(?P<user>User time \(seconds\)): (?P<u>[\d.]+)|(?P<sys>System time \(seconds\)): (?P<y>[\d.]+)"
     r"|Elapsed \(wall clock\) time \([^)]*\): (?:(?P<h>\d+):)?(?P<m>\d+):(?P<s>[\d.]+))\s*$"
 )
-_SI = {"": 1, "k": 10**3, "K": 10**3, "M": 10**6, "G": 10**9, "T": 10**12, "P": 10**15, "E": 10**18}
 
 
 @dataclass
@@ -80,7 +79,7 @@ def _transfer(report: DdReport, match: re.Match[str]) -> None:
     if match["inf"]:
         metrics["bytes_per_s"] = None  # dd printed "Infinity B/s": too fast to time
     else:
-        metrics["bytes_per_s"] = units.scaled(_decimal(match["rate"]), _SI[match["unit"][:-1]])
+        metrics["bytes_per_s"] = units.scaled(_decimal(match["rate"]), units.SI_PREFIX[match["unit"][:-1]])
     metrics["bytes_per_s_exact"] = round(metrics["bytes"] / seconds, 3) if seconds else None
 
 
