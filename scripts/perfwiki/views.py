@@ -372,6 +372,8 @@ def run_page(run: Run) -> dict[str, Any]:
     scenarios = [fingerprint_key(fingerprint(run, part)) for part in parts(run) if part != "Index Score"]
     return {
         "title": title,
+        # The raw file is published beside its report page: content/reports/x/... -> reports/x/...
+        "raw_url": run.source.path.removeprefix("content/"),
         "tables": tables,
         "charts": run_charts(run),
         "scenarios": scenarios,
