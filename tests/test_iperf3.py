@@ -73,26 +73,44 @@ def free_port() -> int:
 
 
 @pytest.fixture(scope="module")
-def client():
+def iperf3_binary() -> str:
     binary = shutil.which("iperf3")
     if binary is None:
         pytest.fail("Debian's iperf3 is not installed: run `make setup-system`")
+    return binary
 
+
+def start_one_off_server(binary: str, port: str) -> tuple[subprocess.Popen, list[str]]:
+    """`iperf3 -s -1` on loopback, returned with the lines it printed up to its banner.
+
+    A probe connection would use up the one-off server's single test, so readiness
+    is its "Server listening" line.
+    """
+    server = subprocess.Popen(
+        [binary, "-s", "-1", "--forceflush", "-B", "127.0.0.1", "-p", port],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    printed = []
+    for line in server.stdout:
+        printed.append(line)
+        if "Server listening" in line:
+            break
+    return server, printed
+
+
+@pytest.fixture(scope="module")
+def client(iperf3_binary):
     def run(*options: str) -> str:
         port = str(free_port())
-        server = subprocess.Popen(
-            [binary, "-s", "-1", "--forceflush", "-B", "127.0.0.1", "-p", port],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            text=True,
-        )
+        server, _ = start_one_off_server(iperf3_binary, port)
         try:
-            # A probe connection would use up the one-off server's single test: wait for its banner.
-            for line in server.stdout:
-                if "Server listening" in line:
-                    break
             result = subprocess.run(
-                [binary, "-c", "127.0.0.1", "-p", port, "-t", "1", *options], capture_output=True, text=True, timeout=30
+                [iperf3_binary, "-c", "127.0.0.1", "-p", port, "-t", "1", *options],
+                capture_output=True,
+                text=True,
+                timeout=30,
             )
         finally:
             server.stdout.close()
@@ -144,22 +162,11 @@ def test_live_server_output_is_not_counted_twice(client):
     assert len([row for row in report.metrics["intervals"] if row["start_s"] == 0.0]) == 1
 
 
-def test_live_server_transcript_and_omitted_intervals():
-    binary = shutil.which("iperf3")
+def test_live_server_transcript_and_omitted_intervals(iperf3_binary):
     port = str(free_port())
-    server = subprocess.Popen(
-        [binary, "-s", "-1", "--forceflush", "-B", "127.0.0.1", "-p", port],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
-    lines = []
-    for line in server.stdout:
-        lines.append(line)
-        if "Server listening" in line:
-            break
+    server, lines = start_one_off_server(iperf3_binary, port)
     client = subprocess.run(
-        [binary, "-c", "127.0.0.1", "-p", port, "-t", "1", "-O", "1"], capture_output=True, text=True, timeout=30
+        [iperf3_binary, "-c", "127.0.0.1", "-p", port, "-t", "1", "-O", "1"], capture_output=True, text=True, timeout=30
     )
     lines.extend(server.stdout.read().splitlines(keepends=True))
     server.wait(timeout=30)
