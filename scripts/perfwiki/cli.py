@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import argparse
 import json
+import shlex
 import sys
+import tempfile
 from pathlib import Path
 
 from . import __version__
-from .extract import assign_ids, decode, extract
+from .bench import runner
+from .extract import assign_ids, decode, extract, slug
 from .facts import facts_from_text
-from .ingest import dump_yaml, ingest
+from .ingest import dump_yaml, ingest, stale
 from .model import Problem
 
 
@@ -83,12 +86,6 @@ def cmd_facts(args: argparse.Namespace) -> int:
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
-    import shlex
-    import tempfile
-
-    from .bench import runner
-    from .extract import slug
-
     root = Path(args.root).resolve() if args.root else _find_root(Path.cwd())
     for kind, value in (("--env", args.env), ("--report", args.report)):
         if slug(value) != value:
@@ -133,8 +130,6 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
 
 def cmd_status(args: argparse.Namespace) -> int:
-    from .ingest import stale
-
     root = Path(args.root).resolve() if args.root else _find_root(Path.cwd())
     changed, new, removed = stale(root)
     for label, paths in (

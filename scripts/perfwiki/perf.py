@@ -11,11 +11,14 @@ the time to the first drawn chart in headless Chromium. One figure per line:
 from __future__ import annotations
 
 import argparse
+import functools
+import http.server
 import resource
 import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -71,9 +74,6 @@ def first_chart_seconds(site: Path, page: str) -> float | None:
         from playwright.sync_api import sync_playwright
     except ImportError:
         return None
-    import functools
-    import http.server
-    import threading
 
     class Quiet(http.server.SimpleHTTPRequestHandler):
         def log_message(self, format, *args):  # noqa: A002 - stdlib signature
