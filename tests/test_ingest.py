@@ -113,7 +113,7 @@ def test_a_crash_while_writing_leaves_the_previous_data_intact(site, monkeypatch
     def explode(document):
         raise RuntimeError("disk full")
 
-    monkeypatch.setattr(ingest_module, "dump_yaml", explode)
+    monkeypatch.setattr(ingest_module.yamlout, "dump", explode)
     with pytest.raises(RuntimeError):
         ingest_module.ingest(site)
     assert tree_digest(site / "data") == before

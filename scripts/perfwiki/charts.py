@@ -1,20 +1,26 @@
-"""Plotly figure specs, built and validated by plotly.graph_objects.
+"""Plotly figure specs as plain JSON.
 
 The site's JavaScript only hands these specs to the vendored plotly.js; it
 never computes anything. Every chart carries its data table for the fallback.
+
+Specs are plain dicts rather than plotly.graph_objects: building a validated
+figure costs ~7 ms, which at wiki scale (10,000 runs, two charts each) was most
+of ingest. tests/test_charts.py puts every spec ingest writes through
+plotly.graph_objects, so a misspelt property still fails the build of the tests.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-import plotly.graph_objects as go
-import plotly.io as pio
-
 from . import units
 
-# Without this every spec carries plotly.py's full default template (~7 kB).
-pio.templates.default = "none"
+MARGIN = {"t": 16, "r": 16, "b": 16, "l": 72}
+
+
+def figure(traces: list[dict[str, Any]], **layout: Any) -> dict[str, Any]:
+    """A plotly.js figure: {data, layout}."""
+    return {"data": traces, "layout": layout}
 
 
 def comparison_chart(comparison: dict[str, Any]) -> dict[str, Any]:
@@ -29,7 +35,7 @@ def comparison_chart(comparison: dict[str, Any]) -> dict[str, Any]:
     compared = [row for row in comparison["rows"] if any(cell["relative"] is not None for cell in row["cells"])]
     relative = len(compared) >= 2
     titles = [column["title"] for column in comparison["columns"]]
-    figure = go.Figure()
+    traces = []
     shown_values = []
     for row in comparison["rows"]:
         if all(cell["value"] is None for cell in row["cells"]):
@@ -45,37 +51,44 @@ def comparison_chart(comparison: dict[str, Any]) -> dict[str, Any]:
             units.format_value(cell["value"], column["unit"]) or "n/a"
             for cell, column in zip(row["cells"], comparison["columns"], strict=True)
         ]
-        figure.add_trace(
-            go.Bar(
-                name=name,
-                x=list(titles),
-                y=values,
-                marker={"line": {"width": 2 if is_baseline else 0, "color": "#444"}},
-                customdata=texts,
-                hovertemplate="%{x}<br>%{customdata}"
+        traces.append(
+            {
+                "type": "bar",
+                "name": name,
+                "x": list(titles),
+                "y": values,
+                "marker": {"line": {"width": 2 if is_baseline else 0, "color": "#444"}},
+                "customdata": texts,
+                "hovertemplate": "%{x}<br>%{customdata}"
                 + (" (%{y:.1f}% of baseline)" if relative else "")
                 + "<extra>"
                 + name
                 + "</extra>",
-            )
+            }
         )
     spread = max(shown_values) / min(shown_values) if shown_values and min(shown_values) > 0 else 1
     yaxis: dict[str, Any] = {"rangemode": "tozero", "tickformat": "~s"}
+    layout: dict[str, Any] = {"barmode": "group", "xaxis": {"automargin": True}, "legend": {"orientation": "h"}}
     if relative:
         yaxis["title"] = {"text": f"% of {comparison['baseline']}"}
         yaxis["ticksuffix"] = "%"
-        figure.add_hline(y=100, line={"dash": "dot", "width": 1, "color": "#888"})
+        # The baseline: a dotted line at 100 % across the whole plot width.
+        layout["shapes"] = [
+            {
+                "type": "line",
+                "xref": "x domain",
+                "x0": 0,
+                "x1": 1,
+                "yref": "y",
+                "y0": 100,
+                "y1": 100,
+                "line": {"dash": "dot", "width": 1, "color": "#888"},
+            }
+        ]
     else:
         yaxis["title"] = {"text": comparison["unit"]}
     if spread > 20:
         yaxis.update({"type": "log", "rangemode": "normal"})
-    figure.update_layout(
-        barmode="group",
-        yaxis=yaxis,
-        xaxis={"automargin": True},
-        margin={"t": 16, "r": 16, "b": 16, "l": 72},
-        legend={"orientation": "h"},
-    )
     table_rows = [
         [row["environment"]]
         + [
@@ -95,7 +108,7 @@ def comparison_chart(comparison: dict[str, Any]) -> dict[str, Any]:
     return {
         "id": f"chart-{comparison['id']}",
         "title": comparison["title"] + (f", % of {comparison['baseline']}" if relative else f" ({comparison['unit']})"),
-        "spec": figure.to_plotly_json(),
+        "spec": figure(traces, yaxis=yaxis, margin=MARGIN, **layout),
         "table": {"columns": ["Environment"] + titles, "rows": table_rows},
     }
 
@@ -136,29 +149,29 @@ def percentile_ladder(series: list[tuple[str, dict[str, float]]], chart_id: str)
         return None
     keys = sorted({key for _, table in series for key in table}, key=float)
     factor, unit = _ns_scale([value for _, table in series for value in table.values()])
-    figure = go.Figure()
-    for name, table in series:
-        figure.add_trace(
-            go.Scatter(
-                name=name,
-                x=[f"p{key}" for key in keys],
-                y=[table[key] / factor if key in table else None for key in keys],
-                mode="lines+markers",
-                hovertemplate="%{x}: %{y:.4g} " + unit + "<extra>" + name + "</extra>",
-            )
-        )
-    figure.update_layout(
-        yaxis={"title": {"text": f"completion latency ({unit})"}, "type": "log"},
-        xaxis={"type": "category"},
-        margin={"t": 16, "r": 16, "b": 16, "l": 72},
-        legend={"orientation": "h"},
-        showlegend=len(series) > 1,
-    )
+    traces = [
+        {
+            "type": "scatter",
+            "name": name,
+            "x": [f"p{key}" for key in keys],
+            "y": [table[key] / factor if key in table else None for key in keys],
+            "mode": "lines+markers",
+            "hovertemplate": "%{x}: %{y:.4g} " + unit + "<extra>" + name + "</extra>",
+        }
+        for name, table in series
+    ]
     rows = [[f"p{key}"] + [units.format_ns(table.get(key)) for _, table in series] for key in keys]
     return {
         "id": chart_id,
         "title": "Completion latency percentiles",
-        "spec": figure.to_plotly_json(),
+        "spec": figure(
+            traces,
+            yaxis={"title": {"text": f"completion latency ({unit})"}, "type": "log"},
+            xaxis={"type": "category"},
+            margin=MARGIN,
+            legend={"orientation": "h"},
+            showlegend=len(series) > 1,
+        ),
         "table": {"columns": ["Percentile"] + [name for name, _ in series], "rows": rows},
     }
 
@@ -181,18 +194,10 @@ def bucket_histogram(series: list[tuple[str, list[dict[str, Any]]]], chart_id: s
                 0.5 if "ge_ns" in bucket else 0
             )
     labels = sorted(edges, key=edges.get)
-    figure = go.Figure()
+    traces = []
     for name, buckets in series:
         share = {_bucket_label(bucket): bucket["pct"] for bucket in buckets}
-        figure.add_trace(go.Bar(name=name, x=labels, y=[share.get(label, 0) for label in labels]))
-    figure.update_layout(
-        barmode="group",
-        yaxis={"title": {"text": "% of I/Os"}, "ticksuffix": "%"},
-        xaxis={"type": "category"},
-        margin={"t": 16, "r": 16, "b": 16, "l": 72},
-        legend={"orientation": "h"},
-        showlegend=len(series) > 1,
-    )
+        traces.append({"type": "bar", "name": name, "x": labels, "y": [share.get(label, 0) for label in labels]})
     rows = [
         [label]
         + [next((f"{b['pct']:.2f}%" for b in buckets if _bucket_label(b) == label), None) for _, buckets in series]
@@ -201,7 +206,15 @@ def bucket_histogram(series: list[tuple[str, list[dict[str, Any]]]], chart_id: s
     return {
         "id": chart_id,
         "title": "Latency distribution",
-        "spec": figure.to_plotly_json(),
+        "spec": figure(
+            traces,
+            barmode="group",
+            yaxis={"title": {"text": "% of I/Os"}, "ticksuffix": "%"},
+            xaxis={"type": "category"},
+            margin=MARGIN,
+            legend={"orientation": "h"},
+            showlegend=len(series) > 1,
+        ),
         "table": {"columns": ["Latency"] + [name for name, _ in series], "rows": rows},
     }
 
@@ -211,28 +224,30 @@ def iperf3_intervals(series: list[tuple[str, list[dict[str, Any]]]], chart_id: s
     series = [(name, rows) for name, rows in series if rows]
     if not series:
         return None
-    figure = go.Figure()
+    traces = []
     has_retransmits = False
     for name, rows in series:
-        figure.add_trace(
-            go.Scatter(
-                name=name,
-                x=[row["end_s"] for row in rows],
-                y=[row["bits_per_s"] for row in rows],
-                mode="lines+markers",
-                hovertemplate="%{x} s: %{y:.3s}bit/s<extra>" + name + "</extra>",
-            )
+        traces.append(
+            {
+                "type": "scatter",
+                "name": name,
+                "x": [row["end_s"] for row in rows],
+                "y": [row["bits_per_s"] for row in rows],
+                "mode": "lines+markers",
+                "hovertemplate": "%{x} s: %{y:.3s}bit/s<extra>" + name + "</extra>",
+            }
         )
         if any("retransmits" in row for row in rows):
             has_retransmits = True
-            figure.add_trace(
-                go.Bar(
-                    name=f"{name} retransmits",
-                    x=[row["end_s"] for row in rows],
-                    y=[row.get("retransmits") for row in rows],
-                    yaxis="y2",
-                    opacity=0.4,
-                )
+            traces.append(
+                {
+                    "type": "bar",
+                    "name": f"{name} retransmits",
+                    "x": [row["end_s"] for row in rows],
+                    "y": [row.get("retransmits") for row in rows],
+                    "yaxis": "y2",
+                    "opacity": 0.4,
+                }
             )
     layout: dict[str, Any] = {
         "xaxis": {"title": {"text": "seconds"}},
@@ -242,7 +257,6 @@ def iperf3_intervals(series: list[tuple[str, list[dict[str, Any]]]], chart_id: s
     }
     if has_retransmits:
         layout["yaxis2"] = {"title": {"text": "retransmits"}, "overlaying": "y", "side": "right", "rangemode": "tozero"}
-    figure.update_layout(**layout)
     name, first = series[0]
     rows = [
         [f"{row['start_s']:g}–{row['end_s']:g} s", units.format_bits_per_s(row["bits_per_s"]), row.get("retransmits")]
@@ -251,7 +265,7 @@ def iperf3_intervals(series: list[tuple[str, list[dict[str, Any]]]], chart_id: s
     return {
         "id": chart_id,
         "title": "Throughput per interval",
-        "spec": figure.to_plotly_json(),
+        "spec": figure(traces, **layout),
         "table": {"columns": ["Interval", f"{name} throughput", "Retransmits"], "rows": rows},
     }
 
@@ -260,18 +274,14 @@ def mbw_iterations(methods: dict[str, dict[str, Any]], chart_id: str) -> dict[st
     """Copy rate of every mbw iteration per method; the first is often slow (page faults)."""
     if not methods:
         return None
-    figure = go.Figure()
+    traces = []
     longest = 0
     for method, data in sorted(methods.items()):
         rates = [None if rate is None else rate / 2**20 for rate in data.get("runs_bytes_per_s", [])]
         longest = max(longest, len(rates))
-        figure.add_trace(go.Scatter(name=method, x=list(range(len(rates))), y=rates, mode="lines+markers"))
-    figure.update_layout(
-        xaxis={"title": {"text": "iteration"}, "dtick": 1},
-        yaxis={"title": {"text": "MiB/s"}, "rangemode": "tozero"},
-        margin={"t": 16, "r": 16, "b": 16, "l": 72},
-        legend={"orientation": "h"},
-    )
+        traces.append(
+            {"type": "scatter", "name": method, "x": list(range(len(rates))), "y": rates, "mode": "lines+markers"}
+        )
     names = sorted(methods)
     rows = [
         [str(i)]
@@ -289,6 +299,12 @@ def mbw_iterations(methods: dict[str, dict[str, Any]], chart_id: str) -> dict[st
     return {
         "id": chart_id,
         "title": "Copy rate per iteration",
-        "spec": figure.to_plotly_json(),
+        "spec": figure(
+            traces,
+            xaxis={"title": {"text": "iteration"}, "dtick": 1},
+            yaxis={"title": {"text": "MiB/s"}, "rangemode": "tozero"},
+            margin=MARGIN,
+            legend={"orientation": "h"},
+        ),
         "table": {"columns": ["Iteration"] + names, "rows": rows},
     }

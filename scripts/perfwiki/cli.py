@@ -9,11 +9,11 @@ import sys
 import tempfile
 from pathlib import Path
 
-from . import __version__
+from . import __version__, yamlout
 from .bench import runner
 from .extract import assign_ids, decode, extract, slug
 from .facts import facts_from_text
-from .ingest import dump_yaml, ingest, stale
+from .ingest import ingest, stale
 from .model import Problem
 
 
@@ -40,7 +40,7 @@ def cmd_parse(args: argparse.Namespace) -> int:
     assign_ids(runs)
     document = {"runs": [run.to_dict() for run in runs], "problems": [p.to_dict() for p in problems]}
     if args.format == "yaml":
-        sys.stdout.write(dump_yaml(document))
+        sys.stdout.write(yamlout.dump(document))
     else:
         json.dump(document, sys.stdout, ensure_ascii=False, indent=2, sort_keys=True)
         sys.stdout.write("\n")
@@ -81,7 +81,7 @@ def cmd_facts(args: argparse.Namespace) -> int:
         json.dump(document, sys.stdout, ensure_ascii=False, indent=2)
         sys.stdout.write("\n")
     else:
-        sys.stdout.write(dump_yaml(document))
+        sys.stdout.write(yamlout.dump(document))
     return status
 
 

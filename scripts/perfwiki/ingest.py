@@ -19,7 +19,7 @@ from typing import Any
 
 import yaml
 
-from . import __version__, charts, compare, views
+from . import __version__, charts, compare, views, yamlout
 from .extract import assign_ids, extract, sha256_hex, slug
 from .model import SCHEMA_VERSION, Problem, Run
 
@@ -219,10 +219,6 @@ def report_document(report: Report) -> dict[str, Any]:
     }
 
 
-def dump_yaml(document: Any) -> str:
-    return yaml.safe_dump(document, sort_keys=True, allow_unicode=True, width=4096, default_flow_style=False)
-
-
 def write_data(root: Path, result: IngestResult) -> None:
     """Build data/ beside the old one, then swap it in."""
     data = root / "data"
@@ -233,9 +229,9 @@ def write_data(root: Path, result: IngestResult) -> None:
     (staging / "reports").mkdir(parents=True)
     for report in result.reports:
         target = staging / "reports" / f"{report.slug}.yaml"
-        target.write_text(dump_yaml(report_document(report)), encoding="utf-8")
+        target.write_text(yamlout.dump(report_document(report)), encoding="utf-8")
     index = views.site_index({report.slug: report.runs for report in result.reports})
-    (staging / "index.yaml").write_text(dump_yaml(index), encoding="utf-8")
+    (staging / "index.yaml").write_text(yamlout.dump(index), encoding="utf-8")
     if data.exists():
         os.rename(data, previous)
     os.rename(staging, data)

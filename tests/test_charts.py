@@ -1,0 +1,69 @@
+"""Every chart spec ingest writes is a valid plotly.js figure.
+
+charts.py builds specs as plain dicts for speed; plotly.graph_objects, pinned to the
+same plotly.js as the vendored bundle, validates each one here instead.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import plotly.graph_objects as go
+import pytest
+import yaml
+
+from perfwiki import charts
+from support import ROOT
+
+
+def chart_specs(node: Any, where: str = "") -> Iterator[tuple[str, dict[str, Any]]]:
+    """(where, spec) of every chart in a data/ document."""
+    if isinstance(node, dict):
+        if isinstance(node.get("spec"), dict) and "data" in node["spec"]:
+            yield f"{where}/{node.get('id')}", node["spec"]
+        for key, value in node.items():
+            yield from chart_specs(value, f"{where}/{key}")
+    elif isinstance(node, list):
+        for index, value in enumerate(node):
+            yield from chart_specs(value, f"{where}/{index}")
+
+
+def test_every_chart_in_data_is_a_valid_plotly_figure(built_site):
+    # built_site ingested the example wiki into data/.
+    checked = 0
+    for path in sorted((ROOT / "data").rglob("*.yaml")):
+        document = yaml.load(path.read_text(encoding="utf-8"), Loader=yaml.CSafeLoader)
+        for where, spec in chart_specs(document):
+            figure = go.Figure(spec)  # raises ValueError on any unknown or ill-typed property
+            assert len(figure.data) == len(spec["data"]) >= 1, f"{path.name}{where}"
+            checked += 1
+    # The five reports chart their comparisons, and fio, iperf3 and mbw runs chart their details.
+    assert checked > 200
+
+
+def test_the_validation_catches_a_misspelt_property():
+    spec = charts.mbw_iterations({"MEMCPY": {"runs_bytes_per_s": [1.0, 2.0], "avg_bytes_per_s": 1.5}}, "c")["spec"]
+    go.Figure(spec)
+    spec["layout"]["yaxis"]["rangemod"] = "tozero"
+    with pytest.raises(ValueError, match="rangemod"):
+        go.Figure(spec)
+
+
+def test_the_baseline_line_spans_the_plot_at_100_percent():
+    comparison = {
+        "id": "c",
+        "title": "4k read",
+        "unit": "IOPS",
+        "baseline": "host",
+        "columns": [{"title": "4k", "unit": "IOPS"}],
+        "rows": [
+            {"environment": "host", "cells": [{"value": 200.0, "relative": 1.0}]},
+            {"environment": "vm", "cells": [{"value": 150.0, "relative": 0.75}]},
+        ],
+    }
+    spec = charts.comparison_chart(comparison)["spec"]
+    go.Figure(spec)
+    assert [trace["y"] for trace in spec["data"]] == [[100.0], [75.0]]
+    (line,) = spec["layout"]["shapes"]
+    assert (line["xref"], line["x0"], line["x1"], line["y0"], line["y1"]) == ("x domain", 0, 1, 100, 100)
