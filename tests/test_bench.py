@@ -7,11 +7,11 @@ import subprocess
 from pathlib import Path
 
 import pytest
-import yaml
 
 from perfwiki.bench import runner
 from perfwiki.extract import extract
 from perfwiki.fio_options import params_from_command
+from perfwiki.ingest import load_report
 from support import copy_site_sources, hugo_binary, perfwiki_command
 
 
@@ -91,7 +91,7 @@ def smoke_site(tmp_path_factory):
 
 
 def bench_document(site: Path) -> dict:
-    return yaml.safe_load((site / "data" / "reports" / "bench-smoke.yaml").read_text(encoding="utf-8"))
+    return load_report(site / "data", "bench-smoke")
 
 
 def test_smoke_suite_runs_every_tool_with_plausible_results(smoke_site):

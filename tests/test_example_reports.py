@@ -7,6 +7,7 @@ import subprocess
 import pytest
 import yaml
 
+from perfwiki.ingest import load_report
 from support import copy_site_sources, perfwiki_command
 
 
@@ -16,7 +17,7 @@ def reports(tmp_path_factory):
     result = subprocess.run(perfwiki_command() + ["ingest", "--root", str(site)], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
     folder = site / "data" / "reports"
-    return {path.stem: yaml.safe_load(path.read_text(encoding="utf-8")) for path in folder.glob("*.yaml")}
+    return {path.stem: load_report(site / "data", path.stem) for path in folder.glob("*.yaml")}
 
 
 def comparison(document, comparison_id):

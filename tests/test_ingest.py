@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import hashlib
+import io
+import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
-import yaml
 
+from perfwiki import cache
 from perfwiki import ingest as ingest_module
+from perfwiki.ingest import load_report
 from support import copy_site_sources, perfwiki_command
 
 REPORT = "nvme-raw-vs-ext4"
@@ -28,15 +31,17 @@ def site(tmp_path: Path) -> Path:
     return copy_site_sources(tmp_path)
 
 
-def ingest(root: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(perfwiki_command() + ["ingest", "--root", str(root)], capture_output=True, text=True)
+def ingest(root: Path, *options: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        perfwiki_command() + ["ingest", "--root", str(root), *options], capture_output=True, text=True
+    )
 
 
 def test_example_report_ingests_twelve_runs(site):
     result = ingest(site)
     assert result.returncode == 0, result.stderr
     assert "ingested 131 runs in 5 reports" in result.stderr
-    document = yaml.safe_load((site / "data" / "reports" / f"{REPORT}.yaml").read_text(encoding="utf-8"))
+    document = load_report(site / "data", REPORT)
     assert document["schema_version"] == 1
     assert document["environments"] == ["nvme-raw", "nvme-ext4"]
     runs = [run for run in document["runs"] if run["environment"] == "nvme-raw"]
@@ -67,19 +72,77 @@ def test_example_report_ingests_twelve_runs(site):
     ]
 
 
-def test_ingest_twice_gives_byte_identical_data(site):
+def test_ingest_is_byte_identical_cold_warm_and_on_one_core(site):
     assert ingest(site).returncode == 0
     first = tree_digest(site / "data")
-    assert ingest(site).returncode == 0
+    assert ingest(site).returncode == 0  # everything from the cache
     assert tree_digest(site / "data") == first
-    assert list(first) == [
-        "index.yaml",
+    shutil.rmtree(site / ".perfwiki-cache")
+    assert ingest(site, "--jobs", "1").returncode == 0
+    assert tree_digest(site / "data") == first
+    assert [name for name in first if name.startswith("reports/")] == [
         "reports/fio-iops-basics.yaml",
         "reports/nas-cache-modes.yaml",
         f"reports/{REPORT}.yaml",
         "reports/ssd-san-hdd-cloud-disks.yaml",
         "reports/vm-vs-bare-metal.yaml",
     ]
+    assert len([name for name in first if name.startswith("runs/")]) == 131  # a file per run
+    assert "tools.yaml" in first and "environments/nvme-raw.yaml" in first
+    assert "scenarios/fio-read-randread-4096-128-1-direct-libaio-rawdevice.yaml" in first
+
+
+def test_unchanged_files_are_not_parsed_again(site):
+    cold = ingest_module.ingest(site, out=None)
+    assert (cold.extracted, cold.built, cold.run_count) == (41, 5, 131)
+    warm = ingest_module.ingest(site, out=None)
+    assert (warm.extracted, warm.built, warm.run_count) == (0, 0, 131)
+    raw = site / "content" / "reports" / REPORT / "raw" / "nvme-raw" / "fio-bandwidth-iops-latency.md"
+    raw.write_bytes(raw.read_bytes() + b"\n<!-- reviewed -->\n")
+    one = ingest_module.ingest(site, out=None)
+    assert (one.extracted, one.built, one.run_count) == (1, 1, 131)
+    digests = {
+        run["source"]["sha256"]
+        for run in load_report(site / "data", REPORT)["runs"]
+        if run["source"]["path"].endswith("/nvme-raw/fio-bandwidth-iops-latency.md")
+    }
+    assert digests == {hashlib.sha256(raw.read_bytes()).hexdigest()}
+
+
+def test_a_new_perfwiki_version_parses_everything_again(site, monkeypatch):
+    ingest_module.ingest(site, out=None)
+    monkeypatch.setattr(cache, "CODE_VERSION", "a parser fix")
+    again = ingest_module.ingest(site, out=None)
+    assert (again.extracted, again.built) == (41, 5)
+
+
+def test_a_damaged_cache_entry_is_rebuilt_not_trusted(site):
+    ingest_module.ingest(site, out=None)
+    before = tree_digest(site / "data")
+    for entry in (site / ".perfwiki-cache" / "extract").iterdir():
+        entry.write_bytes(entry.read_bytes()[:40])  # truncated pickles
+    for entry in (site / ".perfwiki-cache" / "reports").glob("*.pickle"):
+        entry.unlink()
+    again = ingest_module.ingest(site, out=None)
+    assert (again.extracted, again.built) == (0, 5)  # reports rebuilt; their files re-parsed on the way
+    assert tree_digest(site / "data") == before
+
+
+def test_long_runs_draw_a_progress_bar_on_a_terminal(site, monkeypatch):
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    monkeypatch.setattr(ingest_module, "PROGRESS_FROM", 10)
+    out = Terminal()
+    ingest_module.ingest(site, workers=1, out=out)
+    frames = out.getvalue().split("\r")
+    assert len(frames) == 1 + 41 + 5  # a frame per parsed file and per built report
+    assert frames[-1].startswith("[########################] 46/46 eta 0s") and frames[-1].endswith("\n")
+    assert "content/reports/" in frames[1]  # the file being parsed is named
+    quiet = io.StringIO()  # not a terminal: a log file stays clean
+    ingest_module.ingest(site, out=quiet)
+    assert quiet.getvalue() == ""
 
 
 def test_bad_files_are_reported_and_good_ones_still_ingested(site):
@@ -102,20 +165,43 @@ def test_bad_files_are_reported_and_good_ones_still_ingested(site):
     assert (
         f"{base}/no-such-env:1: unknown environment 'no-such-env': add content/environments/no-such-env.md" in problems
     )
-    document = yaml.safe_load((site / "data" / "reports" / f"{REPORT}.yaml").read_text(encoding="utf-8"))
+    document = load_report(site / "data", REPORT)
     assert len([run for run in document["runs"] if run["environment"] == "nvme-raw"]) == 12
 
 
-def test_a_crash_while_writing_leaves_the_previous_data_intact(site, monkeypatch):
+@pytest.mark.parametrize("failure", [RuntimeError("disk full"), KeyboardInterrupt()])
+def test_a_crash_while_building_leaves_the_previous_data_intact(site, monkeypatch, failure):
     assert ingest(site).returncode == 0
     before = tree_digest(site / "data")
+    raw = site / "content" / "reports" / REPORT / "raw" / "nvme-raw" / "fio-bandwidth-iops-latency.md"
+    raw.write_bytes(raw.read_bytes() + b"\n<!-- edited -->\n")
 
     def explode(document):
-        raise RuntimeError("disk full")
+        raise failure
 
     monkeypatch.setattr(ingest_module.yamlout, "dump", explode)
-    with pytest.raises(RuntimeError):
-        ingest_module.ingest(site)
+    with pytest.raises(type(failure)):
+        ingest_module.ingest(site, workers=1, out=None)
+    assert tree_digest(site / "data") == before
+
+
+def test_a_crash_while_staging_leaves_the_previous_data_intact(site, monkeypatch):
+    assert ingest(site).returncode == 0
+    before = tree_digest(site / "data")
+    staged = []
+
+    def stage_then_fail(built, target):
+        if len(staged) == 100:
+            raise KeyboardInterrupt  # Ctrl-C half-way through filling .data.new
+        staged.append(target)
+        return ingest_module.shutil.copyfile(built, target)
+
+    monkeypatch.setattr(ingest_module, "stage", stage_then_fail)
+    with pytest.raises(KeyboardInterrupt):
+        ingest_module.ingest(site, out=None)
+    assert tree_digest(site / "data") == before
+    monkeypatch.undo()
+    assert ingest(site).returncode == 0
     assert tree_digest(site / "data") == before
 
 
@@ -144,7 +230,7 @@ def test_the_same_job_pasted_twice_gets_distinct_stable_ids(site):
     original = env_dir / "fio-bandwidth-iops-latency.md"
     (env_dir / "fio-repeat.md").write_bytes(original.read_bytes())
     assert ingest(site).returncode == 0
-    document = yaml.safe_load((site / "data" / "reports" / f"{REPORT}.yaml").read_text(encoding="utf-8"))
+    document = load_report(site / "data", REPORT)
     ids = [run["id"] for run in document["runs"] if run["environment"] == "nvme-raw"]
     assert len(ids) == 24 and len(set(ids)) == 24
     # Files are read in name order: fio-bandwidth-... first, so it keeps the plain ids.

@@ -51,7 +51,7 @@ def cmd_parse(args: argparse.Namespace) -> int:
 
 def cmd_ingest(args: argparse.Namespace) -> int:
     root = Path(args.root).resolve() if args.root else _find_root(Path.cwd())
-    result = ingest(root)
+    result = ingest(root, workers=args.jobs)
     for problem in result.problems:
         print(problem, file=sys.stderr)
     print(
@@ -126,7 +126,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
         print(f"wrote {path.relative_to(root)}", file=sys.stderr)
     if added:
         print(f"facts added to content/environments/{args.env}.md: {', '.join(added)}", file=sys.stderr)
-    return cmd_ingest(argparse.Namespace(root=str(root)))
+    return cmd_ingest(argparse.Namespace(root=str(root), jobs=None))
 
 
 def cmd_status(args: argparse.Namespace) -> int:
@@ -183,6 +183,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     ingest_cmd = sub.add_parser("ingest", help="read content/, write data/")
     ingest_cmd.add_argument("--root", help="site root (default: nearest folder with hugo.toml)")
+    ingest_cmd.add_argument("--jobs", "-j", type=int, help="worker processes (default: one per core)")
     ingest_cmd.set_defaults(func=cmd_ingest)
     return parser
 

@@ -2,28 +2,44 @@
 
 Reads every report bundle under content/reports/, extracts the runs of every
 raw file under raw/<environment>/, and writes one YAML file per report under
-data/reports/. The whole data/ tree is built beside the old one and swapped in,
-so a crash or a bad file never leaves a half-written data/ behind, and a file
-that fails does not stop the others from being published.
+data/reports/ plus data/index.yaml for the scenario and tool pages.
+
+- Atomic: the whole data/ tree is built beside the old one and swapped in, so a
+  crash, Ctrl-C or a bad file never leaves a half-written data/ behind, and a
+  file that fails does not stop the others from being published.
+- Incremental: a raw file's runs are cached by its sha256 and the code version,
+  a report's YAML by everything it is made from (perfwiki.cache); unchanged work
+  is not redone.
+- Parallel: raw files are extracted, then reports built, on every core.
+- Deterministic: the same content/ gives byte-identical data/, from the cache
+  or not, on one core or many.
 """
 
 from __future__ import annotations
 
 import csv
 import io
+import multiprocessing
 import os
 import shutil
+import sys
+import time
+from collections.abc import Callable, Iterator
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 import yaml
 
-from . import __version__, charts, compare, views, yamlout
+from . import __version__, cache, charts, compare, progress, views, yamlout
+from .cache import Cache
 from .extract import assign_ids, extract, sha256_hex, slug
 from .model import SCHEMA_VERSION, Problem, Run
 
 RAW_DIR = "raw"
+# Below this many work items a progress bar would only flicker.
+PROGRESS_FROM = 200
 
 
 @dataclass
@@ -55,13 +71,49 @@ class Report:
 
 
 @dataclass
+class RawFile:
+    environment: str
+    path: str  # relative to the site root, as runs and problems name it
+    sha256: str
+
+    @property
+    def key(self) -> str:
+        return cache.key("extract", self.path, self.sha256)
+
+
+@dataclass
+class ReportJob:
+    """Everything one report is built from; `key` hashes all of it."""
+
+    slug: str
+    index_path: str
+    front_matter: dict[str, Any]
+    comparisons_line: int
+    raw_files: list[RawFile]
+    environment_pages: dict[str, dict[str, Any]]  # every environment the report may show
+    key: str = ""
+
+
+@dataclass
+class ReportOutcome:
+    """What ingest keeps of a built report besides its YAML."""
+
+    slug: str
+    run_count: int
+    problems: list[Problem]
+    index_share: dict[str, Any]
+
+
+@dataclass
 class IngestResult:
-    reports: list[Report] = field(default_factory=list)
+    reports: list[ReportOutcome] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
+    extracted: int = 0  # raw files parsed this time rather than read from the cache
+    built: int = 0  # reports built this time rather than read from the cache
 
     @property
     def run_count(self) -> int:
-        return sum(len(report.runs) for report in self.reports)
+        return sum(report.run_count for report in self.reports)
 
 
 def read_front_matter(path: Path) -> dict[str, Any]:
@@ -108,59 +160,213 @@ def _raw_files(env_dir: Path) -> list[Path]:
     return sorted(path for path in env_dir.rglob("*") if path.is_file() and not path.name.startswith("."))
 
 
-def collect(root: Path) -> IngestResult:
-    """Every report, run and problem under root/content, in a deterministic order."""
+def plan(root: Path) -> tuple[list[ReportJob], list[Problem]]:
+    """Every report to build with its inputs, in a deterministic order; plus the folders refused."""
     content = root / "content"
-    result = IngestResult()
+    jobs: list[ReportJob] = []
+    problems: list[Problem] = []
     environments = known_environments(content)
     reports_dir = content / "reports"
     bundles = sorted(path.parent for path in reports_dir.glob("*/index.md")) if reports_dir.is_dir() else []
     for bundle in bundles:
-        report_slug = bundle.name
-        if slug(report_slug) != report_slug:
-            result.problems.append(
-                Problem(
-                    _relative(bundle / "index.md", root),
-                    1,
-                    f"report folder {report_slug!r} is not a slug (a-z, 0-9, '-')",
-                )
+        index = bundle / "index.md"
+        if slug(bundle.name) != bundle.name:
+            problems.append(
+                Problem(_relative(index, root), 1, f"report folder {bundle.name!r} is not a slug (a-z, 0-9, '-')")
             )
             continue
-        report = Report(
-            report_slug, read_front_matter(bundle / "index.md"), index_path=_relative(bundle / "index.md", root)
-        )
-        report.comparisons_line = _line_of(bundle / "index.md", "comparisons:")
+        raw_files: list[RawFile] = []
         raw = bundle / RAW_DIR
-        env_dirs = sorted(path for path in raw.iterdir() if path.is_dir()) if raw.is_dir() else []
-        for env_dir in env_dirs:
-            if slug(env_dir.name) != env_dir.name:
-                result.problems.append(
-                    Problem(
-                        _relative(env_dir, root),
-                        1,
-                        f"environment folder {env_dir.name!r} is not a slug (a-z, 0-9, '-')",
-                    )
-                )
-                continue
-            if env_dir.name not in environments:
-                result.problems.append(
-                    Problem(
-                        _relative(env_dir, root),
-                        1,
-                        f"unknown environment {env_dir.name!r}: add content/environments/{env_dir.name}.md",
-                    )
-                )
-                continue
-            for path in _raw_files(env_dir):
-                found = extract(_relative(path, root), path.read_bytes())
-                for run in found.runs:
-                    run.environment = env_dir.name
-                report.runs.extend(found.runs)
-                result.problems.extend(found.problems)
-        assign_ids(report.runs)
-        report.environment_pages = [_environment_page(content, env) for env in report.environments]
-        result.reports.append(report)
+        for env_dir in sorted(path for path in raw.iterdir() if path.is_dir()) if raw.is_dir() else []:
+            env, where = env_dir.name, _relative(env_dir, root)
+            if slug(env) != env:
+                problems.append(Problem(where, 1, f"environment folder {env!r} is not a slug (a-z, 0-9, '-')"))
+            elif env not in environments:
+                problems.append(Problem(where, 1, f"unknown environment {env!r}: add content/environments/{env}.md"))
+            else:
+                raw_files += [
+                    RawFile(env, _relative(path, root), sha256_hex(path.read_bytes())) for path in _raw_files(env_dir)
+                ]
+        front_matter = read_front_matter(index)
+        listed = [str(env) for env in front_matter.get("environments") or []]
+        shown = listed + sorted({raw_file.environment for raw_file in raw_files} - set(listed))
+        pages = {env: _environment_page(content, env) for env in shown}
+        job = ReportJob(
+            bundle.name, _relative(index, root), front_matter, _line_of(index, "comparisons:"), raw_files, pages
+        )
+        job.key = cache.key(
+            "report",
+            index.read_bytes(),
+            yamlout.dump(pages),
+            *(f"{raw_file.environment}/{raw_file.key}" for raw_file in raw_files),
+        )
+        jobs.append(job)
+    return jobs, problems
+
+
+def extract_file(root: Path, raw_file: RawFile) -> None:
+    """Parse one raw file into the cache; its runs get ids later, from the whole report."""
+    found = extract(raw_file.path, (root / raw_file.path).read_bytes())
+    Cache(root).save("extract", raw_file.key, (found.runs, found.problems))
+
+
+def build_report(root: Path, job: ReportJob) -> ReportOutcome:
+    """Build one report from the cached runs of its files; its YAML and outcome go into the cache."""
+    store = Cache(root)
+    report = Report(job.slug, job.front_matter, index_path=job.index_path, comparisons_line=job.comparisons_line)
+    problems: list[Problem] = []
+    for raw_file in job.raw_files:
+        found = store.load("extract", raw_file.key)
+        if found is None:  # removed under us or unreadable: parse again
+            extract_file(root, raw_file)
+            found = store.load("extract", raw_file.key)
+        runs, file_problems = found
+        for run in runs:
+            run.environment = raw_file.environment
+        report.runs.extend(runs)
+        problems.extend(file_problems)
+    assign_ids(report.runs)
+    report.environment_pages = [job.environment_pages[env] for env in report.environments]
+    specs = report.front_matter.get("comparisons") or []
+    report.comparisons, errors = compare.for_report(
+        specs, report.runs, report.environments, report.baseline, report.front_matter.get("automatic")
+    )
+    problems.extend(Problem(report.index_path, report.comparisons_line, error) for error in errors)
+    for run in report.runs:
+        for error in run.validate():
+            problems.append(Problem(run.source.path, run.source.line_start, f"invalid run {run.id}: {error}"))
+    document, runs = report_documents(report)
+    files = {f"reports/{job.slug}.yaml": yamlout.dump(document)}
+    files.update({f"runs/{job.slug}/{run_id}.yaml": yamlout.dump(run) for run_id, run in runs.items()})
+    cache.write_tree(store.path("reports", job.key, ""), files)
+    outcome = ReportOutcome(job.slug, len(report.runs), problems, views.index_share(job.slug, report.runs))
+    store.save("reports", job.key, outcome)
+    return outcome
+
+
+def _label(item: RawFile | ReportJob) -> str:
+    return item.path if isinstance(item, RawFile) else item.slug
+
+
+def _in_parallel(
+    work: Callable[[Path, Any], Any], items: list[Any], root: Path, workers: int, done: Callable[[str], None]
+) -> Iterator[Any]:
+    """work(root, item) for every item on `workers` processes; yields the results as they finish."""
+    if workers <= 1 or len(items) <= 1:
+        for item in items:
+            yield work(root, item)
+            done(_label(item))
+        return
+    # fork: workers start with every module already imported, and nothing to re-read.
+    with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork")) as pool:
+        futures = {pool.submit(work, root, item): item for item in items}
+        try:
+            for future in as_completed(futures):
+                yield future.result()
+                done(_label(futures[future]))
+        except BaseException:  # a failure or Ctrl-C: start nothing more
+            for future in futures:
+                future.cancel()
+            raise
+
+
+def _progress_bar(total: int, out: TextIO | None) -> Callable[[str], None]:
+    """A callback per finished item: a bar with an ETA on a terminal for long runs, else silent."""
+    if out is None or total < PROGRESS_FROM or not out.isatty():
+        return lambda label: None
+    started, finished = time.monotonic(), 0
+
+    def step(label: str) -> None:
+        nonlocal finished
+        finished += 1
+        elapsed = time.monotonic() - started
+        progress.draw(out, finished, total, elapsed / finished * (total - finished), label)
+        if finished == total:
+            out.write("\n")
+
+    return step
+
+
+def all_cores() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        return os.cpu_count() or 1
+
+
+def ingest(root: Path, workers: int | None = None, out: TextIO | None = sys.stderr) -> IngestResult:
+    """Bring data/ up to date with content/: every report, its runs and every problem."""
+    workers = workers or all_cores()
+    jobs, problems = plan(root)
+    store = Cache(root)
+    result = IngestResult(problems=problems)
+    outcomes: dict[str, ReportOutcome] = {}
+    to_build: list[ReportJob] = []
+    for job in jobs:
+        cached = store.load("reports", job.key)
+        if cached is not None and store.path("reports", job.key, "").is_dir():
+            outcomes[job.slug] = cached
+        else:
+            to_build.append(job)
+    current = {raw_file.key: raw_file for job in jobs for raw_file in job.raw_files}
+    for name in current:
+        store.path("extract", name, ".pickle")  # marks it as still in use
+    wanted = {raw_file.key: raw_file for job in to_build for raw_file in job.raw_files}
+    to_extract = [
+        raw_file
+        for name, raw_file in sorted(wanted.items(), key=lambda item: item[1].path)
+        if not store.path("extract", name, ".pickle").is_file()
+    ]
+    done = _progress_bar(len(to_extract) + len(to_build), out)
+    for _ in _in_parallel(extract_file, to_extract, root, workers, done):
+        pass
+    for outcome in _in_parallel(build_report, to_build, root, workers, done):
+        outcomes[outcome.slug] = outcome
+    result.extracted, result.built = len(to_extract), len(to_build)
+    result.reports = [outcomes[job.slug] for job in jobs]
+    for outcome in result.reports:
+        result.problems.extend(outcome.problems)
+    index = store.path("index", cache.key("index", *(job.key for job in jobs)), "")
+    if not index.is_dir():
+        cache.write_tree(index, index_files([outcome.index_share for outcome in result.reports]))
+    write_data(root, [store.path("reports", job.key, "") for job in jobs] + [index])
+    store.prune()
     return result
+
+
+def index_files(shares: list[dict[str, Any]]) -> dict[str, str]:
+    """data/ files for the scenario, tool and environment pages, one per page (see report_documents)."""
+    index = views.site_index(shares)
+    files = {"tools.yaml": yamlout.dump(index["tools"])}
+    files.update({f"scenarios/{key}.yaml": yamlout.dump(scenario) for key, scenario in index["scenarios"].items()})
+    files.update(
+        {f"environments/{env}.yaml": yamlout.dump({"runs": runs}) for env, runs in index["environments"].items()}
+    )
+    return files
+
+
+def write_data(root: Path, trees: list[Path]) -> None:
+    """Build data/ beside the old one from cached trees of YAML, then swap it in."""
+    data = root / "data"
+    staging = root / ".data.new"
+    previous = root / ".data.old"
+    _recover(data, previous)
+    shutil.rmtree(staging, ignore_errors=True)
+    staging.mkdir()
+    for tree in trees:
+        shutil.copytree(tree, staging, copy_function=stage, dirs_exist_ok=True)
+    if data.exists():
+        os.rename(data, previous)
+    os.rename(staging, data)
+    shutil.rmtree(previous, ignore_errors=True)
+
+
+def stage(built: str, target: str) -> None:
+    """Put a cached file into the staging tree: a hard link (10,000 runs are 10,000 files), else a copy."""
+    try:
+        os.link(built, target)
+    except OSError:
+        shutil.copyfile(built, target)
 
 
 def comparisons_csv(comparisons: list[dict[str, Any]]) -> str:
@@ -187,8 +393,13 @@ def comparisons_csv(comparisons: list[dict[str, Any]]) -> str:
     return out.getvalue()
 
 
-def report_document(report: Report) -> dict[str, Any]:
-    """The YAML document Hugo reads for one report."""
+def report_documents(report: Report) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
+    """The report's own YAML document, and one document per run.
+
+    Runs live in files of their own (data/runs/<report>/<id>.yaml) because Hugo's YAML
+    decoder refuses a document with more than about 10,000 mappings and lists: a report
+    of a few hundred fio runs in one file would not build.
+    """
     environments = report.environments
     baseline = report.baseline
     comparisons = report.comparisons
@@ -198,44 +409,31 @@ def report_document(report: Report) -> dict[str, Any]:
         if run.checks
     }
     facts = {page["id"]: page.get("facts") or {} for page in report.environment_pages}
-    return {
+    document = {
         "schema_version": SCHEMA_VERSION,
         "generator": f"perfwiki {__version__}",
         "report": report.slug,
         "baseline": baseline,
         "environments": environments,
         "comparisons": comparisons,
-        "runs": [run.to_dict() for run in report.runs],
+        "run_ids": [run.id for run in report.runs],
         "views": {
             "runs_table": views.runs_table(report.runs),
             "charts": charts.headline_charts(comparisons),
             "comparisons": {comparison["id"]: views.comparison_view(comparison, flagged) for comparison in comparisons},
             "checks": views.checks_summary(report.runs),
-            "badges": {run.id: views.condition_badges(run, facts.get(run.environment)) for run in report.runs},
             "environments": views.environments_side_by_side(report.environment_pages),
-            "runs": {run.id: views.run_page(run) for run in report.runs},
         },
         "exports": {"comparisons_csv": comparisons_csv(comparisons)},
     }
-
-
-def write_data(root: Path, result: IngestResult) -> None:
-    """Build data/ beside the old one, then swap it in."""
-    data = root / "data"
-    staging = root / ".data.new"
-    previous = root / ".data.old"
-    _recover(data, previous)
-    shutil.rmtree(staging, ignore_errors=True)
-    (staging / "reports").mkdir(parents=True)
-    for report in result.reports:
-        target = staging / "reports" / f"{report.slug}.yaml"
-        target.write_text(yamlout.dump(report_document(report)), encoding="utf-8")
-    index = views.site_index({report.slug: report.runs for report in result.reports})
-    (staging / "index.yaml").write_text(yamlout.dump(index), encoding="utf-8")
-    if data.exists():
-        os.rename(data, previous)
-    os.rename(staging, data)
-    shutil.rmtree(previous, ignore_errors=True)
+    runs = {
+        run.id: {
+            "run": run.to_dict(),
+            "page": {**views.run_page(run), "badges": views.condition_badges(run, facts.get(run.environment))},
+        }
+        for run in report.runs
+    }
+    return document, runs
 
 
 def _recover(data: Path, previous: Path) -> None:
@@ -244,21 +442,16 @@ def _recover(data: Path, previous: Path) -> None:
         os.rename(previous, data)
 
 
-def ingest(root: Path) -> IngestResult:
-    result = collect(root)
-    for report in result.reports:
-        specs = report.front_matter.get("comparisons") or []
-        report.comparisons, errors = compare.for_report(
-            specs, report.runs, report.environments, report.baseline, report.front_matter.get("automatic")
-        )
-        result.problems.extend(Problem(report.index_path, report.comparisons_line, error) for error in errors)
-        for run in report.runs:
-            for error in run.validate():
-                result.problems.append(
-                    Problem(run.source.path, run.source.line_start, f"invalid run {run.id}: {error}")
-                )
-    write_data(root, result)
-    return result
+def load_report(data: Path, report_slug: str) -> dict[str, Any]:
+    """A report's document from data/, with its runs read back in order as `runs`."""
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    document = yaml.load((data / "reports" / f"{report_slug}.yaml").read_text(encoding="utf-8"), Loader=loader)
+    folder = data / "runs" / report_slug
+    document["runs"] = [
+        yaml.load((folder / f"{run_id}.yaml").read_text(encoding="utf-8"), Loader=loader)["run"]
+        for run_id in document["run_ids"]
+    ]
+    return document
 
 
 def stale(root: Path) -> tuple[list[str], list[str], list[str]]:
@@ -266,8 +459,7 @@ def stale(root: Path) -> tuple[list[str], list[str], list[str]]:
     recorded: dict[str, str] = {}
     reports = root / "data" / "reports"
     for path in sorted(reports.glob("*.yaml")) if reports.is_dir() else []:
-        document = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-        for run in document.get("runs", []):
+        for run in load_report(root / "data", path.stem)["runs"]:
             recorded[run["source"]["path"]] = run["source"]["sha256"]
     current: dict[str, str] = {}
     for raw in sorted((root / "content" / "reports").glob(f"*/{RAW_DIR}/*/*")):

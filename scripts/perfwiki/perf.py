@@ -22,12 +22,28 @@ import threading
 import time
 from pathlib import Path
 
-RUNS_PER_FILE = {"fio-bandwidth-iops-latency.md": 12}
-SOURCE = ("nvme-raw-vs-ext4", "nvme-raw", "fio-bandwidth-iops-latency.md")
+from .extract import extract
 
 
-def build_site(root: Path, out: Path, reports: int, envs_per_report: int, files_per_env: int) -> int:
-    """A copy of the site whose content is `reports` reports of replicated raw files; returns raw bytes."""
+def sources(root: Path) -> list[tuple[str, bytes, int]]:
+    """(file name, bytes, runs) of every real raw file shipped: the seed slices and the captured runs."""
+    paths = sorted((root / "content" / "reports").glob("*/raw/*/*"))
+    paths += sorted(path for path in (root / "tests" / "fixtures").rglob("*") if path.suffix != ".fio")
+    found = []
+    for path in paths:
+        if path.is_file() and not path.name.startswith("."):
+            data = path.read_bytes()
+            runs = len(extract(path.name, data).runs)
+            if runs:
+                found.append((path.name, data, runs))
+    return found
+
+
+def build_site(root: Path, out: Path, runs: int, environments: int, reports: int) -> tuple[int, int]:
+    """A copy of the site whose content is real raw files replicated to `runs` runs; returns (runs, raw bytes).
+
+    Every environment gets runs / environments runs, a different mix of files for each.
+    """
     for name in ("hugo.toml", "layouts", "site"):
         source = root / name
         (shutil.copytree if source.is_dir() else shutil.copy2)(source, out / name)
@@ -37,34 +53,42 @@ def build_site(root: Path, out: Path, reports: int, envs_per_report: int, files_
         target = content / section
         target.parent.mkdir(parents=True, exist_ok=True)
         (shutil.copytree if source.is_dir() else shutil.copy2)(source, target)
-    raw = (root / "content" / "reports" / SOURCE[0] / "raw" / SOURCE[1] / SOURCE[2]).read_bytes()
-    total = 0
+    pool = sources(root)
+    per_env, envs_per_report = runs // environments, environments // reports
+    total_runs = total_bytes = 0
     for report in range(reports):
         slug = f"perf-report-{report:03d}"
         envs = [f"perf-env-{report:03d}-{n}" for n in range(envs_per_report)]
         folder = content / "reports" / slug
-        for env in envs:
+        for number, env in enumerate(envs):
             (content / "environments" / f"{env}.md").write_text(
                 f'---\ntitle: {env}\nkind: baremetal\nfacts:\n  disk: "synthetic copy {env}"\n---\nSynthetic.\n',
                 encoding="utf-8",
             )
             env_dir = folder / "raw" / env
             env_dir.mkdir(parents=True)
-            for copy in range(files_per_env):
-                # One byte of difference per file, so every file has its own sha256.
-                (env_dir / f"fio-{copy:02d}.md").write_bytes(raw + f"\n<!-- copy {copy} -->\n".encode())
-                total += len(raw) + 20
+            remaining, turn, copies = per_env, report * envs_per_report + number, 0
+            while remaining > 0:
+                fitting = [source for source in pool if source[2] <= remaining]
+                if not fitting:
+                    break  # no file small enough: this environment gets a few runs less
+                name, data, count = fitting[turn % len(fitting)]
+                copy = env_dir / f"{copies:03d}" / name  # the name kept: manual.yaml must stay manual.yaml
+                copy.parent.mkdir()
+                copy.write_bytes(data)
+                remaining, turn, copies = remaining - count, turn + 1, copies + 1
+                total_runs, total_bytes = total_runs + count, total_bytes + len(data)
         front = f"title: {slug}\ndate: 2026-01-01\nbaseline: {envs[0]}\nenvironments: [{', '.join(envs)}]"
         (folder / "index.md").write_text(f"---\n{front}\n---\nSynthetic.\n", encoding="utf-8")
-    return total
+    return total_runs, total_bytes
 
 
-def timed(command: list[str], cwd: Path) -> tuple[float, int]:
-    """(seconds, exit code) of a command."""
+def timed(command: list[str], cwd: Path, show: bool = False) -> tuple[float, int]:
+    """(seconds, exit code) of a command; its output goes to stderr when it fails or `show` is set."""
     started = time.monotonic()
     result = subprocess.run(command, cwd=cwd, capture_output=True, text=True)
-    if result.returncode not in (0, 1):
-        sys.stderr.write(result.stdout + result.stderr)
+    if show or result.returncode not in (0, 1):
+        sys.stderr.write("# " + (result.stdout + result.stderr).strip().replace("\n", "\n# ") + "\n")
     return time.monotonic() - started, result.returncode
 
 
@@ -88,10 +112,14 @@ def first_chart_seconds(site: Path, page: str) -> float | None:
             tab = browser.new_page()
             started = time.monotonic()
             tab.goto(f"http://127.0.0.1:{server.server_address[1]}/{page}")
-            tab.locator(".chart__plot svg.main-svg").first.wait_for(state="visible", timeout=60_000)
-            seconds = time.monotonic() - started
-            browser.close()
-            return seconds
+            try:
+                tab.locator(".chart__plot svg.main-svg").first.wait_for(state="visible", timeout=60_000)
+                return time.monotonic() - started
+            except Exception as error:  # noqa: BLE001 - reported; the figure is n/a
+                print(f"# first chart: {error}".split("\n")[0], file=sys.stderr)
+                return None
+            finally:
+                browser.close()
     finally:
         server.shutdown()
 
@@ -99,24 +127,22 @@ def first_chart_seconds(site: Path, page: str) -> float | None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--root", default=".", help="the perfwiki checkout")
+    parser.add_argument("--runs", type=int, default=10_000)
+    parser.add_argument("--environments", type=int, default=200)
     parser.add_argument("--reports", type=int, default=50)
-    parser.add_argument("--envs-per-report", type=int, default=4)
-    parser.add_argument("--files-per-env", type=int, default=4, help="each file holds 12 runs")
     parser.add_argument("--hugo", required=True, help="the pinned Hugo binary")
+    parser.add_argument("--keep", help="build the synthetic wiki here and keep it (default: a temporary folder)")
     args = parser.parse_args(argv)
     root = Path(args.root).resolve()
     perfwiki = [sys.executable, "-m", "perfwiki.cli"]
     with tempfile.TemporaryDirectory(prefix="perfwiki-perf-") as work:
-        site = Path(work)
-        raw_bytes = build_site(root, site, args.reports, args.envs_per_report, args.files_per_env)
-        runs = args.reports * args.envs_per_report * args.files_per_env * RUNS_PER_FILE[SOURCE[2]]
-        print(
-            f"# {runs} runs, {args.reports * args.envs_per_report} environments, {args.reports} reports",
-            file=sys.stderr,
-        )
-        cold, _ = timed(perfwiki + ["ingest", "--root", str(site)], site)
+        site = Path(args.keep).resolve() if args.keep else Path(work)
+        site.mkdir(parents=True, exist_ok=True)
+        runs, raw_bytes = build_site(root, site, args.runs, args.environments, args.reports)
+        print(f"# {runs} runs, {args.environments} environments, {args.reports} reports", file=sys.stderr)
+        cold, _ = timed(perfwiki + ["ingest", "--root", str(site)], site, show=True)
         warm, _ = timed(perfwiki + ["ingest", "--root", str(site)], site)
-        changed = next((site / "content" / "reports").glob("*/raw/*/fio-00.md"))
+        changed = next((site / "content" / "reports").glob("*/raw/*/*/*.md"))
         changed.write_bytes(changed.read_bytes() + b"\n<!-- changed -->\n")
         one_change, _ = timed(perfwiki + ["ingest", "--root", str(site)], site)
         before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss

@@ -570,65 +570,111 @@ def _headline(run: Run, part: str | None) -> list[tuple[str, Any]]:
     return shown
 
 
-def site_index(runs_by_report: dict[str, list[Run]]) -> dict[str, Any]:
-    """Scenario and tool pages across every report: which runs did the same thing, and where."""
+def index_share(report: str, runs: list[Run]) -> dict[str, Any]:
+    """One report's share of the scenario and tool pages; site_index merges the shares.
+
+    Ingest keeps each report's share with the report, so an unchanged report is not
+    re-read to rebuild the index. A share carries, per scenario entry, the series its
+    overlay charts need.
+    """
     scenarios: dict[str, dict[str, Any]] = {}
     tools: dict[str, dict[str, Any]] = {}
-    for report, runs in sorted(runs_by_report.items()):
-        for run in runs:
-            tool = tools.setdefault(run.tool, {"runs": 0, "reports": [], "scenarios": []})
-            tool["runs"] += 1
-            if report not in tool["reports"]:
-                tool["reports"].append(report)
-            for part in parts(run):
-                if run.tool == "unixbench" and part == "Index Score":
-                    continue
-                print_ = fingerprint(run, part)
-                key = fingerprint_key(print_)
-                scenario = scenarios.setdefault(
-                    key, {"tool": run.tool, "description": describe(print_), "fingerprint": print_, "runs": []}
-                )
-                headline = _headline(run, part)
-                scenario["runs"].append(
-                    {
-                        "report": report,
-                        "run": run.id,
-                        "environment": run.environment,
-                        "title": run_title(run),
-                        "values": [value for _, value in headline],
-                    }
-                )
-                scenario["columns"] = [title for title, _ in headline]
-                if key not in tool["scenarios"]:
-                    tool["scenarios"].append(key)
+    environments: dict[str, list[dict[str, Any]]] = {}
+    for run in runs:
+        tool = tools.setdefault(run.tool, {"runs": 0, "scenarios": []})
+        tool["runs"] += 1
+        environments.setdefault(run.environment, []).append(
+            {
+                "report": report,
+                "id": run.id,
+                "title": run_title(run),
+                "tool": run.tool,
+                "label": run.label,
+                "command": run.command,
+            }
+        )
+        for part in parts(run):
+            if run.tool == "unixbench" and part == "Index Score":
+                continue
+            print_ = fingerprint(run, part)
+            key = fingerprint_key(print_)
+            scenario = scenarios.setdefault(
+                key,
+                {"tool": run.tool, "description": describe(print_), "fingerprint": print_, "runs": [], "series": []},
+            )
+            headline = _headline(run, part)
+            scenario["runs"].append(
+                {
+                    "report": report,
+                    "run": run.id,
+                    "environment": run.environment,
+                    "title": run_title(run),
+                    "values": [value for _, value in headline],
+                }
+            )
+            scenario["series"].append(_overlay_series(run, print_))
+            scenario["columns"] = [title for title, _ in headline]
+            if key not in tool["scenarios"]:
+                tool["scenarios"].append(key)
+    return {"report": report, "scenarios": scenarios, "tools": tools, "environments": environments}
+
+
+def _overlay_series(run: Run, print_: dict[str, Any]) -> dict[str, Any]:
+    """What one run adds to its scenario's overlay charts."""
+    if run.tool == "fio":
+        job = run.metrics["jobs"][0]
+        return {
+            "percentiles": (job.get(print_.get("direction")) or {}).get("percentiles_ns") or {},
+            "buckets": job.get("lat_buckets") or [],
+        }
+    if run.tool == "iperf3":
+        return {"intervals": run.metrics.get("intervals") or []}
+    return {}
+
+
+def site_index(shares: list[dict[str, Any]]) -> dict[str, Any]:
+    """Scenario, tool and environment pages across every report: which runs did the same thing, and where."""
+    scenarios: dict[str, dict[str, Any]] = {}
+    series: dict[str, list[dict[str, Any]]] = {}
+    tools: dict[str, dict[str, Any]] = {}
+    environments: dict[str, list[dict[str, Any]]] = {}
+    for share in sorted(shares, key=lambda share: share["report"]):
+        for env, entries in share["environments"].items():
+            environments.setdefault(env, []).extend(entries)
+        for name, counted in share["tools"].items():
+            tool = tools.setdefault(name, {"runs": 0, "reports": [], "scenarios": []})
+            tool["runs"] += counted["runs"]
+            tool["reports"].append(share["report"])
+            tool["scenarios"] += [key for key in counted["scenarios"] if key not in tool["scenarios"]]
+        for key, found in share["scenarios"].items():
+            scenario = scenarios.setdefault(
+                key,
+                {"tool": found["tool"], "description": found["description"], "fingerprint": found["fingerprint"]},
+            )
+            scenario.setdefault("runs", []).extend(found["runs"])
+            scenario["columns"] = found["columns"]
+            series.setdefault(key, []).extend(found["series"])
     for key, scenario in scenarios.items():
-        scenario["charts"] = _scenario_charts(key, scenario, runs_by_report)
-    return {"scenarios": scenarios, "tools": tools}
+        scenario["charts"] = _scenario_charts(scenario, series[key])
+    return {"scenarios": scenarios, "tools": tools, "environments": environments}
 
 
-def _scenario_charts(key: str, scenario: dict[str, Any], runs_by_report: dict[str, list[Run]]) -> list[dict[str, Any]]:
+def _scenario_charts(scenario: dict[str, Any], series: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Latency of every run of an fio scenario overlaid; iperf3 intervals overlaid."""
-    by_id = {(report, run.id): run for report, runs in runs_by_report.items() for run in runs}
-    members = [(entry, by_id[(entry["report"], entry["run"])]) for entry in scenario["runs"]]
-    if len(members) > 12:
+    if len(series) > 12:
         return []  # overlaid lines stop being readable; the table stays
-    name = lambda entry: entry["environment"] or entry["run"]  # noqa: E731
+    names = [entry["environment"] or entry["run"] for entry in scenario["runs"]]
     if scenario["tool"] == "fio":
-        part = scenario["fingerprint"].get("direction")
         ladder = charts.percentile_ladder(
-            [
-                (name(entry), (run.metrics["jobs"][0].get(part) or {}).get("percentiles_ns") or {})
-                for entry, run in members
-            ],
-            "chart-percentiles",
+            [(name, one["percentiles"]) for name, one in zip(names, series, strict=True)], "chart-percentiles"
         )
         buckets = charts.bucket_histogram(
-            [(name(entry), run.metrics["jobs"][0].get("lat_buckets") or []) for entry, run in members], "chart-buckets"
+            [(name, one["buckets"]) for name, one in zip(names, series, strict=True)], "chart-buckets"
         )
         return [chart for chart in (ladder, buckets) if chart]
     if scenario["tool"] == "iperf3":
         chart = charts.iperf3_intervals(
-            [(name(entry), run.metrics.get("intervals") or []) for entry, run in members], "chart-intervals"
+            [(name, one["intervals"]) for name, one in zip(names, series, strict=True)], "chart-intervals"
         )
         return [chart] if chart else []
     return []

@@ -5,8 +5,8 @@ from __future__ import annotations
 from urllib.parse import urlparse
 
 import pytest
-import yaml
 
+from perfwiki.ingest import load_report
 from support import ROOT
 
 pytestmark = pytest.mark.browser
@@ -16,7 +16,7 @@ LOCAL_HOSTS = {"127.0.0.1", "wiki.test"}
 
 
 def exact_command() -> str:
-    document = yaml.safe_load((ROOT / "data" / "reports" / f"{REPORT}.yaml").read_text(encoding="utf-8"))
+    document = load_report(ROOT / "data", REPORT)
     return next(run["command"] for run in document["runs"] if run["id"] == RUN)
 
 

@@ -31,7 +31,7 @@ from typing import Any, TextIO
 import jinja2
 import yaml
 
-from .. import units
+from .. import progress, units
 from ..facts import facts_from_text
 
 SUITES = Path(__file__).resolve().parent / "suites"
@@ -218,19 +218,6 @@ def _run_step(step: Step) -> str:
     return output
 
 
-def _eta(seconds: float) -> str:
-    minutes, secs = divmod(int(seconds), 60)
-    return f"{minutes}m{secs:02d}s" if minutes else f"{secs}s"
-
-
-def _progress(out: TextIO, done: int, total: int, remaining: float, label: str) -> None:
-    width = 24
-    filled = int(width * done / total) if total else width
-    bar = "#" * filled + "-" * (width - filled)
-    out.write(f"\r[{bar}] {done}/{total} eta {_eta(remaining)}  {label[:40]:<40}")
-    out.flush()
-
-
 def run(the_plan: Plan, raw_dir: Path, reproduce: str, repeat: int, out: TextIO) -> list[Path]:
     """Run the plan `repeat` times; each repetition becomes one transcript file, written whole or not at all."""
     raw_dir.mkdir(parents=True, exist_ok=True)
@@ -248,13 +235,13 @@ def run(the_plan: Plan, raw_dir: Path, reproduce: str, repeat: int, out: TextIO)
             lines = [f"# {reproduce}"]
             for step in the_plan.steps:
                 elapsed = time.monotonic() - started
-                _progress(out, done, total, max(expected - elapsed, 0), step.label)
+                progress.draw(out, done, total, max(expected - elapsed, 0), step.label)
                 lines += [f"# {step.label}", f"$ {step.command}", _run_step(step).rstrip("\n"), ""]
                 done += 1
             target = _next_name(raw_dir, the_plan.suite)
             _write_atomically(target, "\n".join(lines) + "\n")
             written.append(target)
-        _progress(out, done, total, 0, "done")
+        progress.draw(out, done, total, 0, "done")
         out.write("\n")
     finally:
         if server:

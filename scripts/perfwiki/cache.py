@@ -1,0 +1,94 @@
+"""What ingest already worked out, kept between runs in <site>/.perfwiki-cache/.
+
+Every entry is named by a key that hashes everything its value depends on,
+including the perfwiki code itself (`CODE_VERSION`): a changed parser, view or
+writer invalidates every entry, so a stale cache can never be served. Entries are
+written to a temporary name and renamed, so a crash leaves no half entry; an entry
+that fails to load is treated as missing.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import pickle
+import shutil
+from pathlib import Path
+from typing import Any
+
+from . import __version__
+
+DIR = ".perfwiki-cache"
+
+
+def _code_version() -> str:
+    """A digest of every module of this package: parser version and more."""
+    digest = hashlib.sha256(__version__.encode())
+    package = Path(__file__).resolve().parent
+    for path in sorted(package.rglob("*")):
+        if path.suffix in (".py", ".yaml") and "__pycache__" not in path.parts:
+            digest.update(path.relative_to(package).as_posix().encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()
+
+
+CODE_VERSION = _code_version()
+
+
+def key(*parts: str | bytes) -> str:
+    """A cache key for these inputs under this code version."""
+    digest = hashlib.sha256(CODE_VERSION.encode())
+    for part in parts:
+        data = part.encode() if isinstance(part, str) else part
+        digest.update(len(data).to_bytes(8, "little") + data)  # length-prefixed: no two inputs collide
+    return digest.hexdigest()
+
+
+class Cache:
+    def __init__(self, root: Path) -> None:
+        self.folder = root / DIR
+        self.used: set[Path] = set()
+
+    def path(self, kind: str, name: str, suffix: str) -> Path:
+        path = self.folder / kind / f"{name}{suffix}"
+        self.used.add(path)
+        return path
+
+    def load(self, kind: str, name: str) -> Any | None:
+        path = self.path(kind, name, ".pickle")
+        try:
+            with path.open("rb") as file:
+                return pickle.load(file)  # noqa: S301 - our own files, written by save()
+        except (OSError, EOFError, pickle.UnpicklingError, AttributeError, ImportError):
+            return None
+
+    def save(self, kind: str, name: str, value: Any) -> None:
+        write_atomically(self.path(kind, name, ".pickle"), pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
+
+    def prune(self) -> None:
+        """Drop every entry this ingest did not use, so the cache tracks the content."""
+        if not self.folder.is_dir():
+            return
+        for kind in self.folder.iterdir():
+            for path in kind.iterdir() if kind.is_dir() else []:
+                if path not in self.used:
+                    shutil.rmtree(path) if path.is_dir() else path.unlink(missing_ok=True)
+
+
+def write_tree(folder: Path, files: dict[str, str]) -> None:
+    """A folder of UTF-8 text files, whole or not at all."""
+    temporary = folder.with_name(f".{folder.name}.{os.getpid()}.tmp")
+    shutil.rmtree(temporary, ignore_errors=True)
+    for name, text in files.items():
+        path = temporary / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    temporary.mkdir(parents=True, exist_ok=True)  # an empty tree is still a tree
+    shutil.rmtree(folder, ignore_errors=True)  # a leftover from an interrupted run
+    os.rename(temporary, folder)
+
+
+def write_atomically(path: Path, data: bytes) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    temporary.write_bytes(data)
+    os.replace(temporary, path)
