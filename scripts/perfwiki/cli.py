@@ -15,6 +15,7 @@ from .extract import assign_ids, decode, extract, slug
 from .facts import facts_from_text
 from .ingest import ingest, stale
 from .model import Problem
+from .redact import ConfigError
 
 
 def _find_root(start: Path) -> Path:
@@ -51,7 +52,11 @@ def cmd_parse(args: argparse.Namespace) -> int:
 
 def cmd_ingest(args: argparse.Namespace) -> int:
     root = Path(args.root).resolve() if args.root else _find_root(Path.cwd())
-    result = ingest(root, workers=args.jobs)
+    try:
+        result = ingest(root, workers=args.jobs)
+    except ConfigError as error:
+        print(f"{error}; data/ left as it was", file=sys.stderr)
+        return 2
     for problem in result.problems:
         print(problem, file=sys.stderr)
     print(

@@ -18,6 +18,7 @@ data/reports/ plus data/index.yaml for the scenario and tool pages.
 from __future__ import annotations
 
 import csv
+import dataclasses
 import io
 import multiprocessing
 import os
@@ -34,10 +35,14 @@ import yaml
 
 from . import __version__, cache, charts, compare, progress, views, yamlout
 from .cache import Cache
-from .extract import assign_ids, extract, sha256_hex, slug
+from .extract import assign_ids, decode, extract, sha256_hex, slug
 from .model import SCHEMA_VERSION, Problem, Run
+from .redact import Redactor, Rules, prompt_hosts, rules_from_config
 
 RAW_DIR = "raw"
+# The published copies of the raw files (redacted when the site asks for it), served by Hugo
+# from site/static: hugo.toml does not publish content/reports/*/raw/ itself.
+PUBLISHED_RAW = Path("site") / "static" / "reports"
 # Below this many work items a progress bar would only flicker.
 PROGRESS_FROM = 200
 
@@ -75,10 +80,16 @@ class RawFile:
     environment: str
     path: str  # relative to the site root, as runs and problems name it
     sha256: str
+    redactor: Redactor = field(default_factory=lambda: Redactor(Rules()))
 
     @property
     def key(self) -> str:
-        return cache.key("extract", self.path, self.sha256)
+        return cache.key("extract", self.path, self.sha256, self.redactor.fingerprint)
+
+    @property
+    def published(self) -> str:
+        """Where the site serves this file: content/reports/x/raw/... -> reports/x/raw/..."""
+        return self.path.removeprefix("content/")
 
 
 @dataclass
@@ -161,7 +172,12 @@ def _raw_files(env_dir: Path) -> list[Path]:
 
 
 def plan(root: Path) -> tuple[list[ReportJob], list[Problem]]:
-    """Every report to build with its inputs, in a deterministic order; plus the folders refused."""
+    """Every report to build with its inputs, in a deterministic order; plus the folders refused.
+
+    Raises redact.ConfigError when hugo.toml asks for redaction in a way that cannot be
+    followed: publishing unredacted output instead would be the one unrecoverable mistake.
+    """
+    rules = rules_from_config(root)
     content = root / "content"
     jobs: list[ReportJob] = []
     problems: list[Problem] = []
@@ -194,20 +210,82 @@ def plan(root: Path) -> tuple[list[ReportJob], list[Problem]]:
         job = ReportJob(
             bundle.name, _relative(index, root), front_matter, _line_of(index, "comparisons:"), raw_files, pages
         )
+        jobs.append(job)
+    redactor = _redactor(root, rules, [raw_file for job in jobs for raw_file in job.raw_files])
+    problems += authored_leaks(content, redactor, root)
+    for job in jobs:
+        for raw_file in job.raw_files:
+            raw_file.redactor = redactor
+        for page in job.environment_pages.values():
+            page["facts"] = redactor.facts(page["facts"])
         job.key = cache.key(
             "report",
-            index.read_bytes(),
-            yamlout.dump(pages),
-            *(f"{raw_file.environment}/{raw_file.key}" for raw_file in raw_files),
+            (root / job.index_path).read_bytes(),
+            yamlout.dump(job.environment_pages),
+            *(f"{raw_file.environment}/{raw_file.key}" for raw_file in job.raw_files),
         )
-        jobs.append(job)
     return jobs, problems
 
 
+def authored_leaks(content: Path, redactor: Redactor, root: Path) -> list[Problem]:
+    """Lines people wrote (reports, environments) that show what redaction hides in raw output.
+
+    Hugo publishes authored pages as written, so redaction cannot reach them; each such
+    line is a problem naming the file and line, with the line as redaction would write it.
+    """
+    if not redactor.active:
+        return []
+    problems = []
+    authored = sorted((content / "environments").glob("*.md")) + sorted((content / "reports").glob("*/index.md"))
+    for path in authored:
+        for number, line in enumerate(path.read_text(encoding="utf-8-sig").split("\n"), start=1):
+            hidden = redactor.text(line)
+            if hidden != line:
+                problems.append(
+                    Problem(
+                        _relative(path, root),
+                        number,
+                        f"shows what redaction hides in raw output, and authored pages are published as written: "
+                        f"write it as {hidden.rstrip()!r}",
+                    )
+                )
+    return problems
+
+
+def _redactor(root: Path, rules: Rules, raw_files: list[RawFile]) -> Redactor:
+    """The site's redaction, with the prompt hosts of every raw file when hostnames are hidden."""
+    if not rules.hostnames:
+        return Redactor(rules)
+    texts = []
+    for raw_file in raw_files:
+        try:
+            texts.append(decode((root / raw_file.path).read_bytes()))
+        except UnicodeDecodeError:
+            continue  # reported when it is extracted, and never published
+    return Redactor(rules, tuple(prompt_hosts(texts).items()))
+
+
 def extract_file(root: Path, raw_file: RawFile) -> None:
-    """Parse one raw file into the cache; its runs get ids later, from the whole report."""
-    found = extract(raw_file.path, (root / raw_file.path).read_bytes())
-    Cache(root).save("extract", raw_file.key, (found.runs, found.problems))
+    """Parse one raw file into the cache; its runs get ids later, from the whole report.
+
+    With redaction on, the redacted text is what is parsed and what is published; the
+    runs keep the original file's sha256. A file that cannot be decoded, and so cannot be
+    redacted, is not published at all.
+    """
+    store = Cache(root)
+    data = (root / raw_file.path).read_bytes()
+    if raw_file.redactor.active:
+        try:
+            data = raw_file.redactor.text(decode(data)).encode("utf-8")
+        except UnicodeDecodeError:
+            pass  # extract() reports it; nothing is published
+        else:
+            cache.write_atomically(store.path("published", raw_file.key, ""), data)
+    found = extract(raw_file.path, data)
+    if raw_file.redactor.active:
+        for run in found.runs:
+            run.source = dataclasses.replace(run.source, sha256=raw_file.sha256, redacted=True)
+    store.save("extract", raw_file.key, (found.runs, found.problems))
 
 
 def build_report(root: Path, job: ReportJob) -> ReportOutcome:
@@ -329,7 +407,15 @@ def ingest(root: Path, workers: int | None = None, out: TextIO | None = sys.stde
     index = store.path("index", cache.key("index", *(job.key for job in jobs)), "")
     if not index.is_dir():
         cache.write_tree(index, index_files([outcome.index_share for outcome in result.reports]))
-    write_data(root, [store.path("reports", job.key, "") for job in jobs] + [index])
+    published = {}
+    for raw_file in current.values():
+        if raw_file.redactor.active:
+            redacted = store.path("published", raw_file.key, "")
+            if redacted.is_file():
+                published[raw_file.published] = redacted
+        else:
+            published[raw_file.published] = root / raw_file.path
+    write_data(root, [store.path("reports", job.key, "") for job in jobs] + [index], published)
     store.prune()
     return result
 
@@ -345,19 +431,34 @@ def index_files(shares: list[dict[str, Any]]) -> dict[str, str]:
     return files
 
 
-def write_data(root: Path, trees: list[Path]) -> None:
-    """Build data/ beside the old one from cached trees of YAML, then swap it in."""
-    data = root / "data"
-    staging = root / ".data.new"
-    previous = root / ".data.old"
+def write_data(root: Path, trees: list[Path], published: dict[str, Path]) -> None:
+    """Build data/ (from cached trees of YAML) and the published raw files beside the old ones, then swap them in.
+
+    `published` maps each raw file's place on the site (reports/<slug>/raw/...) to the file to serve.
+    """
+    data, raw = root / "data", root / PUBLISHED_RAW
+    staging, raw_staging = root / ".data.new", root / ".raw.new"
+    previous, raw_previous = root / ".data.old", root / ".raw.old"
     _recover(data, previous)
-    shutil.rmtree(staging, ignore_errors=True)
-    staging.mkdir()
+    _recover(raw, raw_previous)
+    for folder in (staging, raw_staging):
+        shutil.rmtree(folder, ignore_errors=True)
+        folder.mkdir()
     for tree in trees:
         shutil.copytree(tree, staging, copy_function=stage, dirs_exist_ok=True)
-    if data.exists():
-        os.rename(data, previous)
-    os.rename(staging, data)
+    for place, source in sorted(published.items()):
+        target = raw_staging / place.removeprefix("reports/")
+        target.parent.mkdir(parents=True, exist_ok=True)
+        stage(str(source), str(target))
+    _swap(staging, data, previous)
+    raw.parent.mkdir(parents=True, exist_ok=True)
+    _swap(raw_staging, raw, raw_previous)
+
+
+def _swap(staging: Path, target: Path, previous: Path) -> None:
+    if target.exists():
+        os.rename(target, previous)
+    os.rename(staging, target)
     shutil.rmtree(previous, ignore_errors=True)
 
 

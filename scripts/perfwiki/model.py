@@ -36,15 +36,19 @@ class Source:
     path: str
     line_start: int
     line_end: int
-    sha256: str
+    sha256: str  # of the whole raw file as committed
+    redacted: bool = False  # published and parsed with the site's redaction applied
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        source = {
             "path": self.path,
             "line_start": self.line_start,
             "line_end": self.line_end,
             "sha256": self.sha256,
         }
+        if self.redacted:
+            source["redacted"] = True
+        return source
 
 
 @dataclass

@@ -12,8 +12,8 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
-import yaml
 
+from perfwiki.ingest import load_report
 from support import CHECK_BASE_URL, ROOT, hugo_binary, perfwiki_command
 
 pytestmark = pytest.mark.site
@@ -54,7 +54,7 @@ def read_page(site: Path, path: str) -> _Collector:
 
 
 def report_document() -> dict:
-    return yaml.safe_load((ROOT / "data" / "reports" / f"{REPORT}.yaml").read_text(encoding="utf-8"))
+    return load_report(ROOT / "data", REPORT)
 
 
 def test_hugo_is_the_pinned_version():

@@ -1,0 +1,235 @@
+"""Optional redaction of raw output, applied at ingest so originals never reach public/.
+
+Configured in hugo.toml, off unless asked for:
+
+    [params.perfwiki.redact]
+      ipv4 = true        # 10.1.2.3 -> 192.0.2.1 (TEST-NET), loopback kept
+      ipv6 = true        # fe80::1c2:3ff:fe4d:5e6f -> 2001:db8::1, ::1 kept
+      hostnames = true   # the host of every prompt ([root@db7 ~]#, alice@db7:~$) -> host-1, everywhere in the file
+      serials = true     # Serial Number: / SN: values, and the SN or SERIAL column of nvme list and lsblk
+      patterns = ['ACME-\\d+']   # anything else, as Python regexes -> [redacted]
+
+Replacements are numbered in order of first appearance within each file, so two
+addresses stay two addresses and the output still parses; lines are never added
+or removed, so every line number still points at the same line. Text is redacted
+before it is parsed: commands, labels, metrics and the published copy of the raw
+file all come from the redacted text. The recorded sha256 stays the original's, so
+`perfwiki status` still recognises the file.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import ipaddress
+import re
+import tomllib
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .segments import KNOWN_TOOLS
+
+CONFIG_TABLE = "params.perfwiki.redact"
+
+
+class ConfigError(ValueError):
+    """The redaction settings in hugo.toml are unusable; the message names the key."""
+
+
+@dataclass(frozen=True)
+class Rules:
+    ipv4: bool = False
+    ipv6: bool = False
+    hostnames: bool = False
+    serials: bool = False
+    patterns: tuple[str, ...] = ()
+
+    @property
+    def active(self) -> bool:
+        return self.ipv4 or self.ipv6 or self.hostnames or self.serials or bool(self.patterns)
+
+
+def rules_from_config(root: Path) -> Rules:
+    """The rules in root/hugo.toml ([params.perfwiki.redact]); none when the table is absent."""
+    path = root / "hugo.toml"
+    if not path.is_file():
+        return Rules()
+    try:
+        config = tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as error:
+        raise ConfigError(f"hugo.toml: {error}") from error
+    table: Any = config
+    for part in CONFIG_TABLE.split("."):
+        table = table.get(part, {}) if isinstance(table, dict) else {}
+    if not isinstance(table, dict):
+        raise ConfigError(f"hugo.toml: [{CONFIG_TABLE}] must be a table")
+    unknown = sorted(set(table) - {"ipv4", "ipv6", "hostnames", "serials", "patterns"})
+    if unknown:
+        raise ConfigError(f"hugo.toml: [{CONFIG_TABLE}] has unknown keys {', '.join(unknown)}")
+    for flag in ("ipv4", "ipv6", "hostnames", "serials"):
+        if not isinstance(table.get(flag, False), bool):
+            raise ConfigError(f"hugo.toml: {CONFIG_TABLE}.{flag} must be true or false")
+    patterns = table.get("patterns", [])
+    if not isinstance(patterns, list) or not all(isinstance(pattern, str) for pattern in patterns):
+        raise ConfigError(f"hugo.toml: {CONFIG_TABLE}.patterns must be a list of strings")
+    for number, pattern in enumerate(patterns):
+        try:
+            re.compile(pattern)
+        except re.error as error:
+            raise ConfigError(f"hugo.toml: {CONFIG_TABLE}.patterns[{number}] {pattern!r}: {error}") from error
+    return Rules(
+        ipv4=table.get("ipv4", False),
+        ipv6=table.get("ipv6", False),
+        hostnames=table.get("hostnames", False),
+        serials=table.get("serials", False),
+        patterns=tuple(patterns),
+    )
+
+
+class _Pseudonyms:
+    """original -> replacement, numbered by first appearance."""
+
+    def __init__(self, make: Callable[[int, str], str]) -> None:
+        self.make = make
+        self.seen: dict[str, str] = {}
+
+    def __call__(self, original: str) -> str:
+        if original not in self.seen:
+            self.seen[original] = self.make(len(self.seen) + 1, original)
+        return self.seen[original]
+
+
+# [root@db7 ~]#   [root@db7 data]$   alice@db7:~$   root@db7:/data#
+_PROMPT_HOSTS = (
+    re.compile(r"\[[\w.-]+@([A-Za-z0-9][\w.-]*)(?:\s[^\]\n]*)?\]\s?[#$]", re.MULTILINE),
+    re.compile(r"^\s*[\w.-]+@([A-Za-z0-9][\w.-]*):[^\s]*\s?[#$]", re.MULTILINE),
+)
+# Words that must never be renamed even if a machine is called so: renaming them would break parsing.
+_NOT_HOSTS = {"localhost", *KNOWN_TOOLS}
+_IPV4 = re.compile(r"(?<![\w.])(\d{1,3}(?:\.\d{1,3}){3})(?![\w]|\.\d)")
+_IPV6 = re.compile(r"(?<![\w:.])([0-9A-Fa-f]{0,4}(?::[0-9A-Fa-f]{0,4}){2,7})(?![\w:])")
+_SERIAL_VALUE = re.compile(r"(?i)(\b(?:serial(?:[ _]?(?:number|no\.?|num))?|s/n|sn)\s*[:=]\s*)([A-Za-z0-9][\w.-]{3,})")
+_SERIAL_HEADER = re.compile(r"^(\s*(?:Node|NAME)\b.*?\s)(SN|SERIAL)(\s|$)")
+# A row of nvme list (/dev/nvme0n1 ...) or lsblk (sda ..., ├─sda1 ..., `-vg-lv ...), or the dashes under a header.
+_TABLE_ROW = re.compile(r"[/a-z├└│─|`-]")
+
+
+def _ipv4(number: int, original: str) -> str:
+    block, host = divmod(number - 1, 254)
+    return f"{('192.0.2', '198.51.100', '203.0.113')[block % 3]}.{host + 1}"
+
+
+def _serial(number: int, original: str) -> str:
+    name = f"SN{number}"
+    return name + "X" * (len(original) - len(name))  # same width: table columns stay aligned
+
+
+def _serial_columns(text: str, pseudonym: _Pseudonyms) -> str:
+    """The SN column of `nvme list` and the SERIAL column of `lsblk -o ...,SERIAL`."""
+    lines = text.split("\n")
+    column = None
+    for index, line in enumerate(lines):
+        header = _SERIAL_HEADER.match(line)
+        if header:
+            column = header.start(2)
+            continue
+        if column is None:
+            continue
+        if not _TABLE_ROW.match(line):
+            column = None  # a blank line, a prompt, indented output: the table is over
+            continue
+        if line.startswith("-", column) or column >= len(line) or line[column].isspace():
+            continue  # the dashes under the header, or no serial in this row
+        if column and not line[column - 1].isspace():
+            continue  # not the start of a value: the columns moved
+        end = column
+        while end < len(line) and not line[end].isspace():
+            end += 1
+        lines[index] = line[:column] + pseudonym(line[column:end]) + line[end:]
+    return "\n".join(lines)
+
+
+def prompt_hosts(texts: list[str]) -> dict[str, str]:
+    """host -> host-N for the host of every prompt in these texts, numbered by first appearance.
+
+    Collected across the whole wiki, so a machine's name is hidden in every file that
+    mentions it (uname -a, iperf3 banners, facts), not only in files that show its prompt.
+    """
+    hosts = _Pseudonyms(lambda number, original: f"host-{number}")
+    for text in texts:
+        for pattern in _PROMPT_HOSTS:
+            for match in pattern.finditer(text):
+                if match.group(1).lower() not in _NOT_HOSTS:
+                    hosts(match.group(1))
+    return hosts.seen
+
+
+@dataclass(frozen=True)
+class Redactor:
+    rules: Rules
+    hosts: tuple[tuple[str, str], ...] = ()  # (host, pseudonym), from prompt_hosts
+
+    @property
+    def active(self) -> bool:
+        return self.rules.active
+
+    @property
+    def fingerprint(self) -> str:
+        """Part of every cache key: other rules or other hosts, other output."""
+        return hashlib.sha256(repr((self.rules, self.hosts)).encode()).hexdigest()
+
+    def text(self, text: str) -> str:
+        """The text with what the rules name replaced; the same number of lines."""
+        rules = self.rules
+        if not rules.active:
+            return text
+        if rules.hostnames:
+            text = self._hosts(text)
+        if rules.ipv4:
+            addresses = _Pseudonyms(_ipv4)
+            text = _IPV4.sub(lambda match: _replace_address(match, ipaddress.IPv4Address, addresses), text)
+        if rules.ipv6:
+            addresses6 = _Pseudonyms(lambda number, original: f"2001:db8::{number:x}")
+            text = _IPV6.sub(lambda match: _replace_address(match, ipaddress.IPv6Address, addresses6), text)
+        if rules.serials:
+            serials = _Pseudonyms(_serial)
+            text = _SERIAL_VALUE.sub(lambda match: match.group(1) + serials(match.group(2)), text)
+            text = _serial_columns(text, serials)
+        if rules.patterns:
+            # Line by line: a pattern that spans lines must not shift every line number after it.
+            lines = text.split("\n")
+            for pattern in rules.patterns:
+                lines = [re.sub(pattern, "[redacted]", line) for line in lines]
+            text = "\n".join(lines)
+        return text
+
+    def _hosts(self, text: str) -> str:
+        for host, pseudonym in sorted(self.hosts, key=lambda pair: len(pair[0]), reverse=True):  # db7.lab first
+            if host in text:
+                text = re.sub(rf"(?<![\w-]){re.escape(host)}(?![\w-])", pseudonym, text)
+        return text
+
+    def facts(self, facts: dict[str, Any]) -> dict[str, Any]:
+        """An environment's facts under the same rules; a `host` or `hostname` fact is hidden whole."""
+        if not self.rules.active:
+            return facts
+        redacted = {}
+        for key, value in facts.items():
+            if self.rules.hostnames and str(key).lower() in ("host", "hostname"):
+                redacted[key] = "[redacted]"
+            elif isinstance(value, str):
+                redacted[key] = self.text(value)
+            else:
+                redacted[key] = value
+        return redacted
+
+
+def _replace_address(match: re.Match[str], kind: type, pseudonym: _Pseudonyms) -> str:
+    try:
+        address = kind(match.group(1))
+    except ValueError:
+        return match.group(0)  # 999.1.2.3 is a version number; 10:00:00 and MAC addresses are not IPv6
+    if address.is_loopback or address.is_unspecified:
+        return match.group(0)
+    return pseudonym(match.group(1))
