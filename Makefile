@@ -17,13 +17,15 @@ CHECK_DIR := _check
 CHECK_BASE := http://wiki.test/bench/
 PORT ?= 1313
 
-.PHONY: help setup setup-system ingest search-index serve build check proof validate test test-unit test-browser lint perf lock clean
+.PHONY: help setup setup-system ingest search-index serve build check proof validate deploy test test-unit test-browser lint perf lock clean
 
 help:
 	@echo "make serve    set up, ingest the example reports and serve the site on http://localhost:$(PORT)/"
 	@echo "make test     set up and run every test: unit, site build, html-proofer, browser"
 	@echo "make ingest   content/ -> data/        make build   production build into public/"
 	@echo "make check    build under a sub-path into $(CHECK_DIR)/ and run html-proofer on every page"
+	@echo "make deploy   build and upload what changed to a [[deployment.targets]] entry of hugo.toml"
+	@echo "make perf     wiki-scale figures: 10,000 runs, 200 environments, 50 reports"
 
 # --- setup -------------------------------------------------------------------
 
@@ -87,6 +89,20 @@ proof: setup-system
 	  --report-missing-doctype --report-eof-tags --report-mismatched-tags \
 	  --url-swap '^http\://wiki.test:'
 
+# --- publishing ----------------------------------------------------------------
+
+# Hugo's own deploy uploads what changed to a [[deployment.targets]] entry of the config:
+# s3://, gs://, azblob:// or file:// (see the example in hugo.toml). DEPLOY_TARGET picks one
+# (default: the first); HUGO_CONFIG can add a file that is not committed (hugo.toml,deploy.toml);
+# DEPLOY_FLAGS passes more (--dryRun, --maxDeletes -1 after a large reorganisation).
+HUGO_CONFIG ?= hugo.toml
+DEPLOY_TARGET ?=
+DEPLOY_FLAGS ?=
+
+deploy: build
+	$(VENV)/bin/python -m pagefind_bin --site public --quiet
+	$(HUGO) deploy --config $(HUGO_CONFIG) $(if $(DEPLOY_TARGET),--target $(DEPLOY_TARGET)) $(DEPLOY_FLAGS)
+
 # --- tests ---------------------------------------------------------------------
 
 lint: setup
@@ -112,4 +128,5 @@ lock: $(VENV)/.installed
 	 $(VENV)/bin/pip freeze --all --exclude-editable | grep -v -E '^(perfwiki|pip)==') > requirements.lock
 
 clean:
-	rm -rf public $(CHECK_DIR) data .data.new .data.old resources/_gen tests/artifacts site/static/pagefind .search-build
+	rm -rf public $(CHECK_DIR) data .data.new .data.old .raw.new .raw.old .perfwiki-cache site/static/reports \
+	  resources/_gen tests/artifacts site/static/pagefind .search-build
