@@ -163,7 +163,9 @@ def extract(path: str, data: bytes) -> Extracted:
         for run in out.runs:
             run.reproduce = bench_line.group(1)
     lines = physical_lines(text)
-    raw_lines = [line.text for line in lines]
+    raw_lines = [""] * (lines[-1].number if lines else 0)  # by line number: unwrapped lines leave gaps
+    for line in lines:
+        raw_lines[line.number - 1] = line.text
     for run in out.runs:
         findings = checks.check(run, raw_lines)
         run.checks = [finding.to_dict() for finding in findings]

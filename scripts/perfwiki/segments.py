@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 import shlex
+import unicodedata
 from dataclasses import dataclass, field
 
 # Benchmark programs we know how to parse, by the basename a command invokes.
@@ -117,7 +118,11 @@ class _Block:
 
 
 def physical_lines(text: str) -> list[Line]:
-    """Lines as an editor numbers them; a '\\r'-glued progress line keeps its last redraw."""
+    """Lines as an editor numbers them; a '\\r'-glued progress line keeps its last redraw.
+
+    A file copied from a terminal that hard-wrapped long lines is put back together
+    (see unwrap): the joined line keeps the number of its first piece.
+    """
     lines = []
     for number, raw in enumerate(text.replace("\r\n", "\n").split("\n"), start=1):
         if "\r" in raw:
@@ -126,7 +131,65 @@ def physical_lines(text: str) -> list[Line]:
         lines.append(Line(number, raw))
     if lines and lines[-1].text == "" and text.endswith("\n"):
         lines.pop()
-    return lines
+    return unwrap(lines)
+
+
+# Terminal widths a copy is commonly hard-wrapped at (an 80x24 PuTTY, tmux, `fold`).
+WRAP_WIDTHS = (80, 100, 120, 132, 160, 200)
+
+
+def display_width(text: str) -> int:
+    """Columns a terminal gives the text: CJK characters take two, tabs go to the next multiple of 8."""
+    return sum(2 if unicodedata.east_asian_width(char) in "WF" else 1 for char in text.expandtabs(8))
+
+
+def wrap_width(lines: list[Line]) -> int | None:
+    """The width a terminal hard-wrapped these lines at, or None.
+
+    Hard-wrapped means: no line is wider than a common terminal width, and some line
+    fills it exactly while the line after it does not start a line of its own. A line
+    longer than the width always leaves such a piece behind; none of the seeds, example
+    reports or captured outputs looks like that as they are (tests/test_encodings.py).
+    """
+    widths = [display_width(line.text) for line in lines]
+    top = max(widths, default=0)
+    if top not in WRAP_WIDTHS:
+        return None
+    pieces = zip(lines, widths, lines[1:], strict=False)  # every line with the one after it
+    return top if any(width == top and _continues(line, after) for line, width, after in pieces) else None
+
+
+def _continues(line: Line, after: Line) -> bool:
+    """Whether `after` can be the rest of `line`, cut at the terminal's edge."""
+    return bool(line.text) and not _WHOLE_LINE.match(line.text) and not _STARTS_A_LINE.match(after.text)
+
+
+# How a line of its own starts, so that a genuine line that happens to fill the width is not
+# glued to the next one: a blank line, an indented record ("  nvme0n1: ios=", "     | 99.00th=";
+# an indented number is a wrapped table row's tail), a "name: " key, an fio job header
+# ("EBS 4K randwrite test: (groupid=0"), fio's banner lines, an iperf3 "[  4]" row, a prompt,
+# a comment, a markdown list item or fence.
+_STARTS_A_LINE = re.compile(
+    r"\s*$|\s{2,}[^\s\d.]|[^\s:]+:\s|.{1,80}?: \((?:g|groupid)=|fio-\d|Starting \d|Run status|Disk stats"
+    r"|\[|[$>%]\s|#|[-*+] |`{3}|~{3}|-{3}"
+)
+# A line that is whole however wide it is: fio pads its "Jobs:" status line to 80 columns.
+_WHOLE_LINE = re.compile(r"Jobs: \d+ \(")
+
+
+def unwrap(lines: list[Line]) -> list[Line]:
+    """Join each piece that fills the wrap width exactly with the piece after it."""
+    width = wrap_width(lines)
+    if width is None:
+        return lines
+    joined: list[Line] = []
+    for line in lines:
+        previous = joined[-1] if joined else None
+        if previous is not None and display_width(previous.text) % width == 0 and _continues(previous, line):
+            joined[-1] = Line(previous.number, previous.text + line.text)
+        else:
+            joined.append(line)
+    return joined
 
 
 def is_markdown(lines: list[Line]) -> bool:
