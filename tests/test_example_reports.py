@@ -7,8 +7,9 @@ import subprocess
 import pytest
 import yaml
 
+from perfwiki.extract import extract
 from perfwiki.ingest import load_report
-from support import copy_site_sources, perfwiki_command
+from support import ROOT, copy_site_sources, perfwiki_command
 
 
 @pytest.fixture(scope="module")
@@ -209,3 +210,18 @@ def test_every_raw_run_of_every_seed_is_on_exactly_one_page(reports, seeds):
     assert sorted(key(run["tool"], run["metrics"]) for run in published) == sorted(
         key(run.tool, run.metrics) for run in seeded
     )
+
+
+def test_a_manual_run_whose_jobs_are_not_a_list_is_a_problem_not_a_crash():
+    # Found by tests/test_fuzz.py: with the `- ` of a job deleted, `jobs:` became a mapping.
+    path = ROOT / "content" / "reports" / "nvme-raw-vs-ext4" / "raw" / "nvme-ext4" / "manual.yaml"
+    text = path.read_text(encoding="utf-8")
+    broken = text.replace(
+        "        - {name: sequential_write_bandwidth_test,", "          {name: sequential_write_bandwidth_test,"
+    )
+    found = extract("manual.yaml", broken.encode("utf-8"))
+    line = broken.split("\n").index("  - tool: fio") + 1
+    assert [(problem.line, problem.message) for problem in found.problems] == [
+        (line, "manual run 1: metrics.jobs must be a list of mappings, one per fio job")
+    ]
+    assert len(found.runs) == 11  # the others are still published

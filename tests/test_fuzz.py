@@ -8,27 +8,41 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from perfwiki.extract import assign_ids, extract
+from test_encodings import hard_wrap
 
 ROOT = Path(__file__).resolve().parent
 INPUTS = sorted(path for path in (ROOT / "fixtures").rglob("*") if path.is_file() and path.suffix != ".fio")
+INPUTS += sorted((ROOT.parent / "content" / "reports").glob("*/raw/*/*"))  # the example reports' raw files
 SEEDS = ROOT.parent.parent / "shared" / "seeds"
 if (SEEDS / "000_c5bf5583b403651e.txt").is_file():
     INPUTS += [SEEDS / "000_c5bf5583b403651e.txt", SEEDS / "004_c57effe2b68a336c.txt"]
 LINES = {path: path.read_bytes().splitlines(keepends=True) for path in INPUTS}
 
 
-@settings(max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def as_saved(data: bytes, how: str) -> bytes:
+    """The bytes as another tool would have saved them."""
+    if how == "utf-16 (PowerShell >)":
+        return data.decode("utf-8", "replace").encode("utf-16")
+    if how == "CRLF":
+        return data.replace(b"\n", b"\r\n")
+    if how == "hard-wrapped at 80":
+        return hard_wrap(data.decode("utf-8", "replace"), 80).encode("utf-8")
+    return data
+
+
+@settings(max_examples=6000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     which=st.sampled_from(INPUTS),
     deletions=st.lists(st.floats(min_value=0, max_value=1, exclude_max=True), max_size=12),
     garbage=st.binary(max_size=40),
+    saved=st.sampled_from(["as is", "utf-16 (PowerShell >)", "CRLF", "hard-wrapped at 80"]),
 )
-def test_random_deletions_and_junk_never_raise(which, deletions, garbage):
+def test_random_deletions_and_junk_never_raise(which, deletions, garbage, saved):
     lines = list(LINES[which])
     for position in deletions:
         if lines:
             del lines[int(position * len(lines))]
-    data = b"".join(lines) + garbage
+    data = as_saved(b"".join(lines), saved) + garbage
     found = extract(which.name, data)
     assign_ids(found.runs)  # as ingest and parse do
     for problem in found.problems:

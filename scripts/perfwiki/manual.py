@@ -90,4 +90,7 @@ def _check(entry: Any) -> str | None:
         return "metrics are missing"
     if entry.get("params") is not None and not isinstance(entry["params"], dict):
         return "params must be a mapping"
+    jobs = entry["metrics"].get("jobs")
+    if jobs is not None and not (isinstance(jobs, list) and all(isinstance(job, dict) for job in jobs)):
+        return "metrics.jobs must be a list of mappings, one per fio job"
     return None
