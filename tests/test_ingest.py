@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -265,3 +266,29 @@ def test_environment_folders_must_be_slugs(site):
     assert (
         f"content/reports/{REPORT}/raw/Nvme Raw..x:1: environment folder 'Nvme Raw..x' is not a slug" in result.stderr
     )
+
+
+def test_a_raw_file_linking_outside_content_is_refused(site, tmp_path):
+    secret = tmp_path / "elsewhere" / "id_rsa"
+    secret.parent.mkdir()
+    secret.write_text("-----BEGIN OPENSSH PRIVATE KEY-----\n")
+    link = site / "content" / "reports" / REPORT / "raw" / "nvme-raw" / "notes.txt"
+    link.symlink_to(secret)
+    result = ingest(site)
+    assert result.returncode == 1
+    assert f"content/reports/{REPORT}/raw/nvme-raw/notes.txt:1: links outside content/: not read" in result.stderr
+    published = site / "site" / "static" / "reports" / REPORT / "raw" / "nvme-raw"
+    assert (published / "fio-bandwidth-iops-latency.md").is_file() and not (published / "notes.txt").exists()
+    assert "ingested 131 runs in 5 reports" in result.stderr
+
+
+def test_data_is_read_with_safe_yaml_loaders_only():
+    # Front matter, manual.yaml, suites and data/ come from people: no YAML tag may construct objects.
+    package = Path(ingest_module.__file__).parent
+    for path in package.rglob("*.py"):
+        source = path.read_text(encoding="utf-8")
+        for unsafe in ("unsafe_load", "full_load", "FullLoader", "UnsafeLoader", "yaml.Loader"):
+            assert unsafe not in source, f"{path.name} uses {unsafe}"
+        for call in re.findall(r"yaml\.load(?:_all)?\(([^\n]*)", source):
+            assert "Loader=loader" in call, f"{path.name}: yaml.load({call}"
+            assert 'loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)' in source, path.name

@@ -200,9 +200,12 @@ def plan(root: Path) -> tuple[list[ReportJob], list[Problem]]:
             elif env not in environments:
                 problems.append(Problem(where, 1, f"unknown environment {env!r}: add content/environments/{env}.md"))
             else:
-                raw_files += [
-                    RawFile(env, _relative(path, root), sha256_hex(path.read_bytes())) for path in _raw_files(env_dir)
-                ]
+                for path in _raw_files(env_dir):
+                    if not path.resolve().is_relative_to(content.resolve()):
+                        # A link to /etc/passwd or ~/.ssh would otherwise be parsed and published.
+                        problems.append(Problem(_relative(path, root), 1, "links outside content/: not read"))
+                        continue
+                    raw_files.append(RawFile(env, _relative(path, root), sha256_hex(path.read_bytes())))
         front_matter = read_front_matter(index)
         listed = [str(env) for env in front_matter.get("environments") or []]
         shown = listed + sorted({raw_file.environment for raw_file in raw_files} - set(listed))
