@@ -14,7 +14,7 @@ import pytest
 from perfwiki import cache
 from perfwiki import ingest as ingest_module
 from perfwiki.ingest import load_report
-from support import copy_site_sources, perfwiki_command
+from support import ROOT, copy_site_sources, perfwiki_command
 
 REPORT = "nvme-raw-vs-ext4"
 
@@ -242,6 +242,10 @@ def test_the_same_job_pasted_twice_gets_distinct_stable_ids(site):
 
 
 def test_status_reports_raw_files_changed_since_the_last_ingest(site):
+    day2 = site / "content" / "reports" / REPORT / "raw" / "nvme-raw" / "day-2"  # raw files may sit in folders
+    day2.mkdir()
+    source = ROOT / "tests" / "fixtures" / "fio" / "fio-3.33-randrw-numjobs2.json"
+    (day2 / "randrw.json").write_bytes(source.read_bytes())
     assert ingest(site).returncode == 0
     status = subprocess.run(perfwiki_command() + ["status", "--root", str(site)], capture_output=True, text=True)
     assert status.returncode == 0 and status.stdout == ""

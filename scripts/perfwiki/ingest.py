@@ -566,7 +566,7 @@ def stale(root: Path) -> tuple[list[str], list[str], list[str]]:
         for run in load_report(root / "data", path.stem)["runs"]:
             recorded[run["source"]["path"]] = run["source"]["sha256"]
     current: dict[str, str] = {}
-    for raw in sorted((root / "content" / "reports").glob(f"*/{RAW_DIR}/*/*")):
+    for raw in sorted((root / "content" / "reports").glob(f"*/{RAW_DIR}/*/**/*")):
         if raw.is_file() and not raw.name.startswith("."):
             current[_relative(raw, root)] = sha256_hex(raw.read_bytes())
     changed = [path for path, digest in current.items() if path in recorded and recorded[path] != digest]
