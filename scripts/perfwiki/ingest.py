@@ -168,7 +168,12 @@ def _line_of(path: Path, prefix: str) -> int:
 
 
 def _raw_files(env_dir: Path) -> list[Path]:
-    return sorted(path for path in env_dir.rglob("*") if path.is_file() and not path.name.startswith("."))
+    """Every file under an environment's raw folder, sub-folders too, without following folder links."""
+    found = []
+    for folder, subfolders, files in os.walk(env_dir):
+        subfolders[:] = [name for name in subfolders if not name.startswith(".")]
+        found += [Path(folder, name) for name in files if not name.startswith(".")]
+    return sorted(path for path in found if path.is_file())
 
 
 def plan(root: Path) -> tuple[list[ReportJob], list[Problem]]:
@@ -200,8 +205,9 @@ def plan(root: Path) -> tuple[list[ReportJob], list[Problem]]:
             elif env not in environments:
                 problems.append(Problem(where, 1, f"unknown environment {env!r}: add content/environments/{env}.md"))
             else:
+                inside = content.resolve()
                 for path in _raw_files(env_dir):
-                    if not path.resolve().is_relative_to(content.resolve()):
+                    if (path.is_symlink() or env_dir.is_symlink()) and not path.resolve().is_relative_to(inside):
                         # A link to /etc/passwd or ~/.ssh would otherwise be parsed and published.
                         problems.append(Problem(_relative(path, root), 1, "links outside content/: not read"))
                         continue
@@ -449,9 +455,12 @@ def write_data(root: Path, trees: list[Path], published: dict[str, Path]) -> Non
         folder.mkdir()
     for tree in trees:
         shutil.copytree(tree, staging, copy_function=stage, dirs_exist_ok=True)
+    folders: set[Path] = set()
     for place, source in sorted(published.items()):
         target = raw_staging / place.removeprefix("reports/")
-        target.parent.mkdir(parents=True, exist_ok=True)
+        if target.parent not in folders:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            folders.add(target.parent)
         stage(str(source), str(target))
     _swap(staging, data, previous)
     raw.parent.mkdir(parents=True, exist_ok=True)

@@ -23,6 +23,7 @@ import time
 from pathlib import Path
 
 from .extract import extract
+from .manual import FILE_NAMES
 
 
 def sources(root: Path) -> list[tuple[str, bytes, int]]:
@@ -73,8 +74,9 @@ def build_site(root: Path, out: Path, runs: int, environments: int, reports: int
                 if not fitting:
                     break  # no file small enough: this environment gets a few runs less
                 name, data, count = fitting[turn % len(fitting)]
-                copy = env_dir / f"{copies:03d}" / name  # the name kept: manual.yaml must stay manual.yaml
-                copy.parent.mkdir()
+                # A numbered copy; manual.yaml is known by its name, so its copies get a folder each.
+                copy = env_dir / f"{copies:03d}" / name if name in FILE_NAMES else env_dir / f"{copies:03d}-{name}"
+                copy.parent.mkdir(exist_ok=True)
                 copy.write_bytes(data)
                 remaining, turn, copies = remaining - count, turn + 1, copies + 1
                 total_runs, total_bytes = total_runs + count, total_bytes + len(data)
@@ -142,7 +144,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"# {runs} runs, {args.environments} environments, {args.reports} reports", file=sys.stderr)
         cold, _ = timed(perfwiki + ["ingest", "--root", str(site)], site, show=True)
         warm, _ = timed(perfwiki + ["ingest", "--root", str(site)], site)
-        changed = next((site / "content" / "reports").glob("*/raw/*/*/*.md"))
+        changed = next((site / "content" / "reports").glob("*/raw/*/*.md"))
         changed.write_bytes(changed.read_bytes() + b"\n<!-- changed -->\n")
         one_change, _ = timed(perfwiki + ["ingest", "--root", str(site)], site)
         before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
