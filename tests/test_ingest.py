@@ -296,3 +296,15 @@ def test_data_is_read_with_safe_yaml_loaders_only():
         for call in re.findall(r"yaml\.load(?:_all)?\(([^\n]*)", source):
             assert "Loader=loader" in call, f"{path.name}: yaml.load({call}"
             assert 'loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)' in source, path.name
+
+
+def test_two_ingests_at_once_take_turns(site):
+    assert ingest(site).returncode == 0
+    before = tree_digest(site / "data")
+    shutil.rmtree(site / ".perfwiki-cache" / "reports")  # both have real work to do
+    first, second = (
+        subprocess.Popen(perfwiki_command() + ["ingest", "--root", str(site)], stderr=subprocess.PIPE, text=True)
+        for _ in range(2)
+    )
+    assert first.wait(timeout=120) == 0 and second.wait(timeout=120) == 0, first.stderr.read() + second.stderr.read()
+    assert tree_digest(site / "data") == before

@@ -68,7 +68,7 @@ class Cache:
         """Drop every entry this ingest did not use, so the cache tracks the content."""
         if not self.folder.is_dir():
             return
-        for kind in self.folder.iterdir():
+        for kind in self.folder.iterdir():  # the lock file beside the kinds stays
             for path in kind.iterdir() if kind.is_dir() else []:
                 if path not in self.used:
                     shutil.rmtree(path) if path.is_dir() else path.unlink(missing_ok=True)

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import csv
 import dataclasses
+import fcntl
 import io
 import multiprocessing
 import os
@@ -382,8 +383,19 @@ def all_cores() -> int:
 
 
 def ingest(root: Path, workers: int | None = None, out: TextIO | None = sys.stderr) -> IngestResult:
-    """Bring data/ up to date with content/: every report, its runs and every problem."""
-    workers = workers or all_cores()
+    """Bring data/ up to date with content/: every report, its runs and every problem.
+
+    Two ingests of one site (`make serve` and a CI job, say) take turns: they share the
+    staging folders and the cache.
+    """
+    lock_path = root / cache.DIR / "lock"
+    lock_path.parent.mkdir(parents=True, exist_ok=True)
+    with lock_path.open("a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        return _ingest(root, workers or all_cores(), out)
+
+
+def _ingest(root: Path, workers: int, out: TextIO | None) -> IngestResult:
     jobs, problems = plan(root)
     store = Cache(root)
     result = IngestResult(problems=problems)

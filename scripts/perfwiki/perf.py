@@ -5,7 +5,7 @@ The synthetic wiki replicates the shipped raw files (seed runs and captured runs
 after one change), the Hugo build (time and peak memory), the largest report page and
 the time to the first drawn chart in headless Chromium. One figure per line:
 
-    ingest_cold_s 41.2
+    ingest_cold_s 17.93
 """
 
 from __future__ import annotations
