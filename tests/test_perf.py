@@ -1,0 +1,51 @@
+"""`make perf` itself, at a small scale: the synthetic wiki is what it says, and every figure is printed."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from perfwiki.ingest import load_report
+from perfwiki.perf import build_site
+from support import ROOT, hugo_binary
+
+FIGURES = [
+    "ingest_cold_s",
+    "ingest_warm_s",
+    "ingest_one_change_s",
+    "hugo_build_s",
+    "hugo_peak_rss_mib",
+    "largest_report_html_kib",
+    "first_chart_s",
+    "ingest_mb_per_s",
+]
+
+
+def test_the_synthetic_wiki_has_exactly_the_runs_asked_for(tmp_path):
+    runs, raw_bytes = build_site(ROOT, tmp_path, runs=300, environments=6, reports=3)
+    assert runs == 300 and raw_bytes > 100_000
+    ingest = subprocess.run(
+        [sys.executable, "-m", "perfwiki.cli", "ingest", "--root", str(tmp_path)], capture_output=True, text=True
+    )
+    assert ingest.returncode == 0, ingest.stderr
+    assert "ingested 300 runs in 3 reports" in ingest.stderr
+    reports = [load_report(tmp_path / "data", f"perf-report-{number:03d}") for number in range(3)]
+    tools = {run["tool"] for report in reports for run in report["runs"]}
+    # Replicated from every kind of shipped output, not from one file.
+    assert {"fio", "iperf3", "unixbench", "dd", "iostat", "ioping"} <= tools
+
+
+def test_perf_prints_every_figure_once_as_a_number():
+    result = subprocess.run(
+        [sys.executable, "-m", "perfwiki.perf", "--root", str(ROOT), "--hugo", str(hugo_binary())]
+        + ["--runs", "120", "--environments", "4", "--reports", "2"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert result.returncode == 0, result.stderr
+    lines = [line.split() for line in result.stdout.splitlines()]
+    assert [name for name, _ in lines] == FIGURES
+    values = {name: float(value) for name, value in lines}  # n/a would fail here
+    assert values["hugo_peak_rss_mib"] > 10 and values["largest_report_html_kib"] > 10
+    assert 0 < values["first_chart_s"] < 60
