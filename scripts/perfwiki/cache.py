@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from . import __version__
+from .files import write_atomically
 
 DIR = ".perfwiki-cache"
 
@@ -85,10 +86,3 @@ def write_tree(folder: Path, files: dict[str, str]) -> None:
     temporary.mkdir(parents=True, exist_ok=True)  # an empty tree is still a tree
     shutil.rmtree(folder, ignore_errors=True)  # a leftover from an interrupted run
     os.rename(temporary, folder)
-
-
-def write_atomically(path: Path, data: bytes) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    temporary.write_bytes(data)
-    os.replace(temporary, path)

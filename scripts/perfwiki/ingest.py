@@ -37,6 +37,7 @@ import yaml
 from . import __version__, cache, charts, compare, progress, views, yamlout
 from .cache import Cache
 from .extract import assign_ids, decode, extract, sha256_hex, slug
+from .files import write_atomically
 from .model import SCHEMA_VERSION, Problem, Run
 from .redact import Redactor, Rules, prompt_hosts, rules_from_config
 
@@ -89,8 +90,7 @@ class RawFile:
 
     @property
     def published(self) -> str:
-        """Where the site serves this file: content/reports/x/raw/... -> reports/x/raw/..."""
-        return self.path.removeprefix("content/")
+        return views.published_path(self.path)
 
 
 @dataclass
@@ -290,7 +290,7 @@ def extract_file(root: Path, raw_file: RawFile) -> None:
         except UnicodeDecodeError:
             pass  # extract() reports it; nothing is published
         else:
-            cache.write_atomically(store.path("published", raw_file.key, ""), data)
+            write_atomically(store.path("published", raw_file.key, ""), data)
     found = extract(raw_file.path, data)
     if raw_file.redactor.active:
         for run in found.runs:

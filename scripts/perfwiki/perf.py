@@ -11,6 +11,7 @@ the time to the first drawn chart in headless Chromium. One figure per line:
 from __future__ import annotations
 
 import argparse
+import contextlib
 import functools
 import http.server
 import resource
@@ -20,6 +21,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 from .extract import extract
@@ -94,36 +96,42 @@ def timed(command: list[str], cwd: Path, show: bool = False) -> tuple[float, int
     return time.monotonic() - started, result.returncode
 
 
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format, *args):  # noqa: A002 - stdlib signature
+        pass
+
+
+@contextlib.contextmanager
+def serve(folder: Path) -> Iterator[int]:
+    """A static HTTP server for a built site on 127.0.0.1, as a wiki's web server would be; yields its port."""
+    handler = functools.partial(_QuietHandler, directory=str(folder))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield server.server_address[1]
+    finally:
+        server.shutdown()
+
+
 def first_chart_seconds(site: Path, page: str) -> float | None:
     """Seconds from navigation to the first drawn Plotly chart, in Debian's Chromium."""
     try:
         from playwright.sync_api import sync_playwright
     except ImportError:
         return None
-
-    class Quiet(http.server.SimpleHTTPRequestHandler):
-        def log_message(self, format, *args):  # noqa: A002 - stdlib signature
-            pass
-
-    handler = functools.partial(Quiet, directory=str(site))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
-        with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
-            tab = browser.new_page()
-            started = time.monotonic()
-            tab.goto(f"http://127.0.0.1:{server.server_address[1]}/{page}")
-            try:
-                tab.locator(".chart__plot svg.main-svg").first.wait_for(state="visible", timeout=60_000)
-                return time.monotonic() - started
-            except Exception as error:  # noqa: BLE001 - reported; the figure is n/a
-                print(f"# first chart: {error}".split("\n")[0], file=sys.stderr)
-                return None
-            finally:
-                browser.close()
-    finally:
-        server.shutdown()
+    with serve(site) as port, sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
+        tab = browser.new_page()
+        started = time.monotonic()
+        tab.goto(f"http://127.0.0.1:{port}/{page}")
+        try:
+            tab.locator(".chart__plot svg.main-svg").first.wait_for(state="visible", timeout=60_000)
+            return time.monotonic() - started
+        except Exception as error:  # noqa: BLE001 - reported; the figure is n/a
+            print(f"# first chart: {error}".split("\n")[0], file=sys.stderr)
+            return None
+        finally:
+            browser.close()
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -5,7 +5,7 @@ Configured in hugo.toml, off unless asked for:
     [params.perfwiki.redact]
       ipv4 = true        # 10.1.2.3 -> 192.0.2.1 (TEST-NET), loopback kept
       ipv6 = true        # fe80::1c2:3ff:fe4d:5e6f -> 2001:db8::1, ::1 kept
-      hostnames = true   # the host of every prompt ([root@db7 ~]#, alice@db7:~$) -> host-1, everywhere in the file
+      hostnames = true   # the host of every prompt ([root@db7 ~]#, alice@db7:~$) -> host-1, in every file
       serials = true     # Serial Number: / SN: values, and the SN or SERIAL column of nvme list and lsblk
       patterns = ['ACME-\\d+']   # anything else, as Python regexes -> [redacted]
 
@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .segments import KNOWN_TOOLS
+from .segments import KNOWN_TOOLS, prompt_host
 
 CONFIG_TABLE = "params.perfwiki.redact"
 
@@ -100,11 +100,6 @@ class _Pseudonyms:
         return self.seen[original]
 
 
-# [root@db7 ~]#   [root@db7 data]$   alice@db7:~$   root@db7:/data#
-_PROMPT_HOSTS = (
-    re.compile(r"\[[\w.-]+@([A-Za-z0-9][\w.-]*)(?:\s[^\]\n]*)?\]\s?[#$]", re.MULTILINE),
-    re.compile(r"^\s*[\w.-]+@([A-Za-z0-9][\w.-]*):[^\s]*\s?[#$]", re.MULTILINE),
-)
 # Words that must never be renamed even if a machine is called so: renaming them would break parsing.
 _NOT_HOSTS = {"localhost", *KNOWN_TOOLS}
 _IPV4 = re.compile(r"(?<![\w.])(\d{1,3}(?:\.\d{1,3}){3})(?![\w]|\.\d)")
@@ -158,10 +153,10 @@ def prompt_hosts(texts: list[str]) -> dict[str, str]:
     """
     hosts = _Pseudonyms(lambda number, original: f"host-{number}")
     for text in texts:
-        for pattern in _PROMPT_HOSTS:
-            for match in pattern.finditer(text):
-                if match.group(1).lower() not in _NOT_HOSTS:
-                    hosts(match.group(1))
+        for line in text.split("\n"):
+            host = prompt_host(line)
+            if host and host.lower() not in _NOT_HOSTS:
+                hosts(host)
     return hosts.seen
 
 

@@ -192,6 +192,17 @@ def unwrap(lines: list[Line]) -> list[Line]:
     return joined
 
 
+_PROMPT_HOST = re.compile(r"@([A-Za-z0-9][\w.-]*)")
+
+
+def prompt_host(line: str) -> str | None:
+    """The machine a prompt names: 'db7' in '[root@db7 ~]# fio ...', 'alice@db7:~$' or '[root@db7 /x]'."""
+    stripped = line.strip()
+    prompt = stripped if _PROMPT_LINE.match(stripped) else strip_prompt(stripped)[0]
+    host = _PROMPT_HOST.search(prompt) if prompt else None
+    return host.group(1) if host else None
+
+
 def is_markdown(lines: list[Line]) -> bool:
     return any(_FENCE.match(line.text) for line in lines)
 

@@ -310,6 +310,11 @@ def checks_summary(runs: list[Run]) -> list[dict[str, Any]]:
     return sorted(summary.values(), key=lambda entry: (order[entry["severity"]], entry["id"]))
 
 
+def published_path(source_path: str) -> str:
+    """Where the site serves a raw file, beside its report page: content/reports/x/... -> reports/x/..."""
+    return source_path.removeprefix("content/")
+
+
 def run_page(run: Run) -> dict[str, Any]:
     """Tables for one run's page: parameters, results, latency, percentiles, buckets, cpu, disks."""
     tables = [_params_table(run), *_tool_tables(run)]
@@ -372,8 +377,7 @@ def run_page(run: Run) -> dict[str, Any]:
     scenarios = [fingerprint_key(fingerprint(run, part)) for part in parts(run) if part != "Index Score"]
     return {
         "title": title,
-        # The raw file is published beside its report page: content/reports/x/... -> reports/x/...
-        "raw_url": run.source.path.removeprefix("content/"),
+        "raw_url": published_path(run.source.path),
         "tables": tables,
         "charts": run_charts(run),
         "scenarios": scenarios,

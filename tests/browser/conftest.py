@@ -7,12 +7,11 @@ internal wikis.
 
 from __future__ import annotations
 
-import functools
-import http.server
-import threading
 from pathlib import Path
 
 import pytest
+
+from perfwiki.perf import serve
 
 CHROMIUM = Path("/usr/bin/chromium")
 INSECURE_HOST = "wiki.test"
@@ -37,20 +36,11 @@ def browser_type_launch_args(browser_type_launch_args):
     }
 
 
-class _QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, format, *args):  # noqa: A002 - stdlib signature
-        pass
-
-
 @pytest.fixture(scope="session")
 def site_server(built_site):
     """(port) of a static server for the built site; pages live under /bench/."""
-    handler = functools.partial(_QuietHandler, directory=str(built_site))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield server.server_address[1]
-    server.shutdown()
+    with serve(built_site) as port:
+        yield port
 
 
 @pytest.fixture(scope="session")

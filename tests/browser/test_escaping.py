@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import functools
-import http.server
 import subprocess
-import threading
 
 import pytest
 import yaml
 
 from perfwiki.ingest import load_report
+from perfwiki.perf import serve
 from support import ROOT, copy_site_sources, hugo_binary, perfwiki_command
 
 pytestmark = pytest.mark.browser
@@ -18,11 +16,6 @@ pytestmark = pytest.mark.browser
 REPORT = "nvme-raw-vs-ext4"
 LABEL = '<img src=x onerror="window.__pwned=1">'
 COMMAND = "fio --name='<script>window.__pwned=2</script>' --rw=randrw --bs=4k --numjobs=2 --size=8M --filename=/tmp/x"
-
-
-class _Quiet(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, format, *args):  # noqa: A002 - stdlib signature
-        pass
 
 
 @pytest.fixture(scope="module")
@@ -42,10 +35,8 @@ def hostile_site(tmp_path_factory):
     run = next(run for run in load_report(site / "data", REPORT)["runs"] if run["command"] == COMMAND)
     page = yaml.safe_load((site / "data" / "runs" / REPORT / f"{run['id']}.yaml").read_text(encoding="utf-8"))["page"]
     run["scenario"] = page["scenarios"][0]
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(public)))
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/", run
-    server.shutdown()
+    with serve(public) as port:
+        yield f"http://127.0.0.1:{port}/", run
 
 
 def visit(page, url):

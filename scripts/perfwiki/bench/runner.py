@@ -21,7 +21,6 @@ import socket
 import stat
 import subprocess
 import sys
-import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -33,6 +32,7 @@ import yaml
 
 from .. import progress, units
 from ..facts import facts_from_text
+from ..files import write_atomically
 
 SUITES = Path(__file__).resolve().parent / "suites"
 TARGET_FILE = "perfwiki-bench.data"
@@ -239,7 +239,7 @@ def run(the_plan: Plan, raw_dir: Path, reproduce: str, repeat: int, out: TextIO)
                 lines += [f"# {step.label}", f"$ {step.command}", _run_step(step).rstrip("\n"), ""]
                 done += 1
             target = _next_name(raw_dir, the_plan.suite)
-            _write_atomically(target, "\n".join(lines) + "\n")
+            write_atomically(target, "\n".join(lines) + "\n")
             written.append(target)
         progress.draw(out, done, total, 0, "done")
         out.write("\n")
@@ -257,18 +257,6 @@ def _next_name(raw_dir: Path, suite: str) -> Path:
     while candidate.exists():
         candidate, counter = raw_dir / f"{suite}-{stamp}-{counter}.txt", counter + 1
     return candidate
-
-
-def _write_atomically(target: Path, text: str) -> None:
-    """Interrupted runs leave no partial raw file: write beside it, then rename."""
-    handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=".", suffix=".partial")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as stream:
-            stream.write(text)
-        os.replace(temporary, target)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
 
 
 # -- facts -----------------------------------------------------------------------------
@@ -340,7 +328,7 @@ def record_facts(page: Path, env_id: str, facts: dict[str, str]) -> list[str]:
     if not body:
         body = "Facts captured by `perfwiki bench` on the machine itself.\n"
     page.parent.mkdir(parents=True, exist_ok=True)
-    _write_atomically(page, "---\n" + yaml.safe_dump(front, allow_unicode=True, sort_keys=False) + "---\n" + body)
+    write_atomically(page, "---\n" + yaml.safe_dump(front, allow_unicode=True, sort_keys=False) + "---\n" + body)
     return added
 
 
@@ -356,7 +344,7 @@ def ensure_report(index: Path, slug: str, env_id: str) -> None:
         }
         index.parent.mkdir(parents=True, exist_ok=True)
         text = "Benchmarks run and published with `perfwiki bench`; every run page shows how to reproduce it.\n"
-        _write_atomically(index, "---\n" + yaml.safe_dump(front, allow_unicode=True, sort_keys=False) + "---\n" + text)
+        write_atomically(index, "---\n" + yaml.safe_dump(front, allow_unicode=True, sort_keys=False) + "---\n" + text)
 
 
 def confirm_on_terminal(prompt: str) -> str:
