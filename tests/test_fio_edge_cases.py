@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
 from perfwiki.extract import extract
 from perfwiki.parsers import fio
+from support import ROOT
+
+FIXTURES = ROOT / "tests" / "fixtures" / "fio"
 
 KiB, MiB = 2**10, 2**20
 
@@ -152,3 +156,17 @@ def test_synthetic_terse_line_cut_short_is_a_problem_with_its_line():
     assert [str(p) for p in found.problems] == [
         "cut.terse:1: fio terse line not understood: terse line ends after 8 fields"
     ]
+
+
+def test_a_garbled_disk_stats_value_is_left_out_not_a_crash():
+    # Found by tests/test_fuzz.py: a NUL glued to "util=38.91%" by a paste.
+    output = (FIXTURES / "fio-3.33-randrw-numjobs2.txt").read_text(encoding="utf-8")
+    assert "util=" in output
+    garbled = re.sub(r"util=([\d.]+%)", lambda match: f"util={match[1]}\x00", output, count=1)
+    found = extract("garbled.txt", garbled.encode("utf-8"))
+    clean = extract("clean.txt", output.encode("utf-8"))
+    assert found.problems == [] and len(found.runs) == 1
+    (disk,) = found.runs[0].metrics["disks"]
+    (clean_disk,) = clean.runs[0].metrics["disks"]
+    assert "util_pct" not in disk and clean_disk["util_pct"] > 0
+    assert {k: v for k, v in clean_disk.items() if k != "util_pct"} == disk

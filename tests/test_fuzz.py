@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
@@ -30,7 +31,13 @@ def as_saved(data: bytes, how: str) -> bytes:
     return data
 
 
-@settings(max_examples=6000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# Locally every run explores new inputs; in CI the same 6,000 run, so a submission never fails on luck.
+@settings(
+    max_examples=6000,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+    derandomize=bool(os.environ.get("CI")),
+)
 @given(
     which=st.sampled_from(INPUTS),
     deletions=st.lists(st.floats(min_value=0, max_value=1, exclude_max=True), max_size=12),

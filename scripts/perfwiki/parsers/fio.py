@@ -204,6 +204,10 @@ def _bw_samples(match: re.Match[str], legacy: bool) -> dict[str, units.Number]:
     return samples
 
 
+_DISK_PERCENT = re.compile(r"(\d+(?:\.\d+)?)%")
+_DISK_PAIR = re.compile(r"(\d+)/(\d+)")
+
+
 def _disk(match: re.Match[str]) -> dict[str, Any]:
     disk: dict[str, Any] = {"name": match["name"]}
     aggregate: dict[str, Any] = {}
@@ -215,12 +219,12 @@ def _disk(match: re.Match[str]) -> dict[str, Any]:
         if key.startswith(("aggr", "agg")):
             target = aggregate
             key = key[4:] if key.startswith("aggr") else key[3:]
-        if key == "util":
-            target["util_pct"] = float(value.rstrip("%"))
-        elif "/" in value:
-            read, write = value.split("/", 1)
-            target[f"read_{key}"] = int(read)
-            target[f"write_{key}"] = int(write)
+        # A value that is not a number (a paste cut or garbled mid-line) is left out, not guessed.
+        if key == "util" and (percent := _DISK_PERCENT.fullmatch(value)):
+            target["util_pct"] = float(percent[1])
+        elif pair_ := _DISK_PAIR.fullmatch(value):
+            target[f"read_{key}"] = int(pair_[1])
+            target[f"write_{key}"] = int(pair_[2])
         elif value.isdigit():
             target[key] = int(value)
     if aggregate:
