@@ -18,12 +18,26 @@ from .model import Problem
 from .redact import ConfigError
 
 
-def _find_root(start: Path) -> Path:
-    """The site root: the nearest folder upwards holding hugo.toml and content/."""
+class NotASite(Exception):
+    """The command was not pointed at a perfwiki site; the message says how to point it."""
+
+
+def _site_root(root: str | None) -> Path:
+    """The site a command works on: `--root`, else the nearest folder upwards with hugo.toml and content/.
+
+    Never the current folder by default: an ingest run from scripts/ by mistake would
+    otherwise write a stray data/ and cache there.
+    """
+    if root:
+        folder = Path(root).resolve()
+        if not (folder / "content").is_dir():
+            raise NotASite(f"--root {root}: no content/ folder there, so it is not a perfwiki site")
+        return folder
+    start = Path.cwd().resolve()
     for folder in (start, *start.parents):
         if (folder / "hugo.toml").is_file() and (folder / "content").is_dir():
             return folder
-    return start
+    raise NotASite(f"{start} is not inside a perfwiki site (no folder above holds hugo.toml and content/); use --root")
 
 
 def cmd_parse(args: argparse.Namespace) -> int:
@@ -51,7 +65,7 @@ def cmd_parse(args: argparse.Namespace) -> int:
 
 
 def cmd_ingest(args: argparse.Namespace) -> int:
-    root = Path(args.root).resolve() if args.root else _find_root(Path.cwd())
+    root = _site_root(args.root)
     try:
         result = ingest(root, workers=args.jobs)
     except ConfigError as error:
@@ -91,7 +105,7 @@ def cmd_facts(args: argparse.Namespace) -> int:
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
-    root = Path(args.root).resolve() if args.root else _find_root(Path.cwd())
+    root = _site_root(args.root)
     for kind, value in (("--env", args.env), ("--report", args.report)):
         if slug(value) != value:
             print(f"{kind} {value!r} must be a slug: lower-case letters, digits and '-'", file=sys.stderr)
@@ -135,7 +149,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
 
 def cmd_status(args: argparse.Namespace) -> int:
-    root = Path(args.root).resolve() if args.root else _find_root(Path.cwd())
+    root = _site_root(args.root)
     changed, new, removed = stale(root)
     for label, paths in (
         ("changed since the last ingest", changed),
@@ -195,7 +209,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    return args.func(args)
+    try:
+        return args.func(args)
+    except NotASite as error:
+        print(f"perfwiki: {error}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":  # pragma: no cover
