@@ -10,8 +10,8 @@ import pytest
 
 from perfwiki.bench import runner
 from perfwiki.extract import extract
-from perfwiki.fio_options import params_from_command
 from perfwiki.ingest import load_report
+from perfwiki.tools.fio.options import params_from_command
 from support import copy_site_sources, hugo_binary, perfwiki_command
 
 

@@ -14,6 +14,7 @@ import pytest
 import yaml
 
 from perfwiki import charts
+from perfwiki.tools import mbw
 from support import ROOT
 
 
@@ -43,7 +44,7 @@ def test_every_chart_in_data_is_a_valid_plotly_figure(built_site):
 
 
 def test_the_validation_catches_a_misspelt_property():
-    spec = charts.mbw_iterations({"MEMCPY": {"runs_bytes_per_s": [1.0, 2.0], "avg_bytes_per_s": 1.5}}, "c")["spec"]
+    spec = mbw.iterations_chart({"MEMCPY": {"runs_bytes_per_s": [1.0, 2.0], "avg_bytes_per_s": 1.5}}, "c")["spec"]
     go.Figure(spec)
     spec["layout"]["yaxis"]["rangemod"] = "tozero"
     with pytest.raises(ValueError, match="rangemod"):

@@ -7,7 +7,7 @@ import subprocess
 import pytest
 
 from perfwiki.extract import extract
-from perfwiki.parsers import dd
+from perfwiki.tools.dd import parser as dd
 
 
 def test_seed_002_three_runs_with_time(seeds):

@@ -1,6 +1,6 @@
 """Debian's fio 3.33, run here: the same job in text, JSON and terse parses to the same numbers.
 
-Outputs are captured live (tests/fixtures/fio/ keeps one capture with reviewed goldens).
+Outputs are captured live; tests/fixtures/fio/ keeps captures whose reviewed goldens test_tools.py checks.
 """
 
 from __future__ import annotations
@@ -11,11 +11,9 @@ import subprocess
 from pathlib import Path
 
 import pytest
-import yaml
 
-from perfwiki.extract import assign_ids, extract
-from perfwiki.parsers import fio
-from support import golden
+from perfwiki.extract import extract
+from perfwiki.tools.fio import parser as fio
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "fio"
 JOB = """[global]
@@ -144,25 +142,6 @@ def test_two_groups_from_a_job_file(run_fio):
     assert "read" in report.groups[0] and "write" in report.groups[1]
     assert report.jobs[0]["read"]["io_bytes"] == 8 * 2**20
     assert [header["name"] for header in report.headers] == ["reader", "writer"]
-
-
-@pytest.mark.parametrize(
-    "name",
-    [
-        "fio-3.33-randrw-numjobs2.txt",
-        "fio-3.33-randrw-numjobs2.json",
-        "fio-3.33-randrw-numjobs2.terse",
-        "fio-3.33-randrw-numjobs2.terse-json-normal.out",
-        "fio-3.33-two-groups.txt",
-        "fio-3.33-randread.json+.json",
-    ],
-)
-def test_captured_fixture_golden(name, update_goldens):
-    found = extract(f"fixtures/fio/{name}", (FIXTURES / name).read_bytes())
-    assert found.problems == []
-    assign_ids(found.runs)
-    document = yaml.safe_dump([run.to_dict() for run in found.runs], sort_keys=True, allow_unicode=True, width=4096)
-    golden(f"fio/{name}.yaml", document, update_goldens)
 
 
 def test_captured_fixture_values_as_fio_printed_them():

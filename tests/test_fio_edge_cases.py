@@ -8,7 +8,7 @@ import re
 import pytest
 
 from perfwiki.extract import extract
-from perfwiki.parsers import fio
+from perfwiki.tools.fio import parser as fio
 from support import ROOT
 
 FIXTURES = ROOT / "tests" / "fixtures" / "fio"

@@ -8,6 +8,7 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from perfwiki import tools
 from perfwiki.extract import assign_ids, extract
 from test_encodings import hard_wrap
 
@@ -56,5 +57,5 @@ def test_random_deletions_and_junk_never_raise(which, deletions, garbage, saved)
         assert problem.path == which.name and problem.line >= 1 and problem.message
         assert not problem.message.startswith("internal parser error"), problem
     for run in found.runs:
-        assert run.validate() == []
+        assert tools.validate(run) == []
         assert run.source.line_start >= 1 and run.source.line_end >= run.source.line_start

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from perfwiki import cache
+from perfwiki import cache, progress
 from perfwiki import ingest as ingest_module
 from perfwiki.ingest import load_report
 from support import ROOT, copy_site_sources, perfwiki_command
@@ -52,7 +52,8 @@ def test_example_report_ingests_twelve_runs(site):
     assert runs[0]["source"]["path"] == f"content/reports/{REPORT}/raw/nvme-raw/fio-bandwidth-iops-latency.md"
     raw = site / runs[0]["source"]["path"]
     assert runs[0]["source"]["sha256"] == hashlib.sha256(raw.read_bytes()).hexdigest()
-    table = document["views"]["runs_table"]
+    (table,) = document["views"]["runs_tables"]  # one tool, one table
+    assert table["tool"] == "fio"
     raw_rows = [row for row in table["rows"] if row["cells"][0] == "nvme-raw"]
     assert raw_rows[0]["cells"][5:] == [
         "872",
@@ -134,7 +135,7 @@ def test_long_runs_draw_a_progress_bar_on_a_terminal(site, monkeypatch):
         def isatty(self):
             return True
 
-    monkeypatch.setattr(ingest_module, "PROGRESS_FROM", 10)
+    monkeypatch.setattr(progress, "SHOWN_FROM", 10)
     out = Terminal()
     ingest_module.ingest(site, workers=1, out=out)
     frames = out.getvalue().split("\r")
@@ -197,7 +198,7 @@ def test_a_crash_while_staging_leaves_the_previous_data_intact(site, monkeypatch
         staged.append(target)
         return ingest_module.shutil.copyfile(built, target)
 
-    monkeypatch.setattr(ingest_module, "stage", stage_then_fail)
+    monkeypatch.setattr(ingest_module, "link_or_copy", stage_then_fail)
     with pytest.raises(KeyboardInterrupt):
         ingest_module.ingest(site, out=None)
     assert tree_digest(site / "data") == before

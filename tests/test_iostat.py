@@ -9,7 +9,7 @@ import subprocess
 import pytest
 
 from perfwiki.extract import extract
-from perfwiki.parsers import iostat
+from perfwiki.tools.iostat import parser as iostat
 
 
 def test_seed_002_extended_samples_before_11_5_7(seeds):

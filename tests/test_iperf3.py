@@ -9,7 +9,7 @@ import subprocess
 import pytest
 
 from perfwiki.extract import extract
-from perfwiki.parsers import iperf3
+from perfwiki.tools.iperf3 import parser as iperf3
 
 GIB = 2**30
 

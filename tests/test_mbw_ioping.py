@@ -8,7 +8,8 @@ import subprocess
 import pytest
 
 from perfwiki.extract import extract
-from perfwiki.parsers import ioping, mbw
+from perfwiki.tools.ioping import parser as ioping
+from perfwiki.tools.mbw import parser as mbw
 
 MiB = 2**20
 

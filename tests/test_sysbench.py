@@ -8,7 +8,7 @@ import subprocess
 import pytest
 
 from perfwiki.extract import extract
-from perfwiki.parsers import sysbench
+from perfwiki.tools.sysbench import parser as sysbench
 
 MiB = 2**20
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from perfwiki.extract import extract
-from perfwiki.parsers import unixbench
+from perfwiki.tools.unixbench import parser as unixbench
 
 
 def test_seed_001_single_copy_runs_with_the_command_listed_apart(seeds):

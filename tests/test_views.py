@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from perfwiki import views
+from perfwiki.pages import report as views
 
 
 def test_equal_facts_fold_and_differing_ones_lead():

@@ -10,7 +10,6 @@ that fails to load is treated as missing.
 from __future__ import annotations
 
 import hashlib
-import os
 import pickle
 import shutil
 from pathlib import Path
@@ -73,16 +72,3 @@ class Cache:
             for path in kind.iterdir() if kind.is_dir() else []:
                 if path not in self.used:
                     shutil.rmtree(path) if path.is_dir() else path.unlink(missing_ok=True)
-
-
-def write_tree(folder: Path, files: dict[str, str]) -> None:
-    """A folder of UTF-8 text files, whole or not at all."""
-    temporary = folder.with_name(f".{folder.name}.{os.getpid()}.tmp")
-    shutil.rmtree(temporary, ignore_errors=True)
-    for name, text in files.items():
-        path = temporary / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-    temporary.mkdir(parents=True, exist_ok=True)  # an empty tree is still a tree
-    shutil.rmtree(folder, ignore_errors=True)  # a leftover from an interrupted run
-    os.rename(temporary, folder)

@@ -11,10 +11,11 @@ from pathlib import Path
 
 from . import __version__, yamlout
 from .bench import runner
-from .extract import assign_ids, decode, extract, slug
+from .decode import decode
+from .extract import assign_ids, extract
 from .facts import facts_from_text
 from .ingest import ingest, stale
-from .model import Problem
+from .model import Problem, slug
 from .redact import ConfigError
 
 
@@ -181,9 +182,7 @@ def build_parser() -> argparse.ArgumentParser:
     facts.set_defaults(func=cmd_facts)
 
     bench = sub.add_parser("bench", help="run a benchmark suite here and add its raw output to a report")
-    bench.add_argument(
-        "suite", help="nvme-matrix, vm-storage, fio-basics, iometer, network, latency, memory, cpu, seq-dd, smoke"
-    )
+    bench.add_argument("suite", help=", ".join(runner.suite_names()))
     bench.add_argument("--env", required=True, help="environment id (content/environments/<id>.md)")
     bench.add_argument("--report", required=True, help="report slug (content/reports/<slug>/)")
     bench.add_argument("--target", help="directory (or file) to test in; a raw block device needs --allow-destructive")

@@ -14,182 +14,17 @@ there are repeats) and `relative` is value / baseline value.
 from __future__ import annotations
 
 import statistics
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import units
-from .extract import slug
-from .model import Run
-
-# -- what a run measured -----------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Metric:
-    """A number a comparison can show: how to read it from a run, and how to show it."""
-
-    key: str
-    title: str
-    unit: str  # canonical unit of the value: "IOPS", "B/s", "bit/s", "ns", "events/s", ...
-    higher_is_better: bool
-    read: Callable[[Run, str | None], float | None]
-
-
-def _fio_jobs(run: Run, direction: str | None) -> list[dict[str, Any]]:
-    return [job[direction] for job in run.metrics.get("jobs", []) if direction and direction in job]
-
-
-def _fio_sum(key: str) -> Callable[[Run, str | None], float | None]:
-    def read(run: Run, direction: str | None) -> float | None:
-        values = [job.get(key) for job in _fio_jobs(run, direction)]
-        return sum(values) if values and None not in values else None
-
-    return read
-
-
-def _fio_clat_mean(run: Run, direction: str | None) -> float | None:
-    """Mean completion latency over all jobs, weighted by each job's IOPS."""
-    parts = [(job.get("iops") or 0, (job.get("clat_ns") or {}).get("mean")) for job in _fio_jobs(run, direction)]
-    parts = [(weight, mean) for weight, mean in parts if mean is not None]
-    total = sum(weight for weight, _ in parts)
-    if not parts or not total:
-        return parts[0][1] if len(parts) == 1 else None
-    return sum(weight * mean for weight, mean in parts) / total
-
-
-def _fio_p99(run: Run, direction: str | None) -> float | None:
-    """The worst job's p99: fio prints no percentile of the union of jobs."""
-    values = [(job.get("percentiles_ns") or {}).get("99.00") for job in _fio_jobs(run, direction)]
-    values = [value for value in values if value is not None]
-    return max(values) if values else None
-
-
-def _path(*keys: str) -> Callable[[Run, str | None], float | None]:
-    def read(run: Run, part: str | None) -> float | None:
-        value: Any = run.metrics
-        for key in keys:
-            value = value.get(part if key == "{part}" else key) if isinstance(value, dict) else None
-        return value if isinstance(value, (int, float)) and not isinstance(value, bool) else None
-
-    return read
-
-
-def _iperf3_rate(run: Run, part: str | None) -> float | None:
-    for end in ("sender", "receiver"):
-        value = (run.metrics.get(end) or {}).get("bits_per_s")
-        if value is not None:
-            return value
-    return None
-
-
-def _unixbench_test(run: Run, part: str | None) -> float | None:
-    if part == "Index Score":
-        return run.metrics.get("score")
-    return next((test["value"] for test in run.metrics.get("tests", []) if test["name"] == part), None)
-
-
-METRICS: dict[str, list[Metric]] = {
-    "fio": [
-        Metric("iops", "IOPS", "IOPS", True, _fio_sum("iops")),
-        Metric("bw", "Bandwidth", "B/s", True, _fio_sum("bw_bytes_per_s")),
-        Metric("clat_mean", "Mean completion latency", "ns", False, _fio_clat_mean),
-        Metric("clat_p99", "p99 completion latency", "ns", False, _fio_p99),
-    ],
-    "iperf3": [
-        Metric("throughput", "Throughput", "bit/s", True, _iperf3_rate),
-        Metric("retransmits", "Retransmits", "count", False, _path("sender", "retransmits")),
-    ],
-    "mbw": [
-        Metric("bandwidth", "Memory copy bandwidth (AVG)", "B/s", True, _path("methods", "{part}", "avg_bytes_per_s"))
-    ],
-    "unixbench": [Metric("value", "UnixBench result", "per test", True, _unixbench_test)],
-    "dd": [Metric("bandwidth", "dd throughput", "B/s", True, _path("bytes_per_s"))],
-    "ioping": [
-        Metric("lat_avg", "Average latency", "ns", False, _path("lat_ns", "avg")),
-        Metric("iops", "IOPS", "IOPS", True, _path("iops")),
-    ],
-    "sysbench": [
-        Metric("events", "Events per second", "events/s", True, _path("events_per_s")),
-        Metric("bandwidth", "Throughput", "B/s", True, _path("bytes_per_s")),
-    ],
-}
-
-# -- scenarios ------------------------------------------------------------------------
-
-
-def parts(run: Run) -> list[str | None]:
-    """The separately comparable parts of a run: fio directions, mbw methods, UnixBench tests."""
-    if run.tool == "fio":
-        found = []
-        for job in run.metrics.get("jobs", []):
-            found += [name for name in ("read", "write", "trim", "mixed") if name in job and name not in found]
-        return found
-    if run.tool == "mbw":
-        return sorted(run.metrics.get("methods", {}))
-    if run.tool == "unixbench":
-        names = [test["name"] for test in run.metrics.get("tests", [])]
-        return names + (["Index Score"] if run.metrics.get("score") is not None else [])
-    return [None]
-
-
-def target_kind(run: Run) -> str | None:
-    filename = str(run.params.get("filename") or run.params.get("directory") or "")
-    if not filename:
-        return None
-    return "raw device" if filename.startswith(("/dev/", "\\\\.\\")) else "file"
-
-
-def io_mode(params: dict[str, Any]) -> str | None:
-    """Direct or buffered I/O: what the command's flags resolved to, else what a manual entry states."""
-    if params.get("io_mode"):
-        return params["io_mode"]
-    if params.get("direct") is not None:
-        return "direct" if params["direct"] else "buffered"
-    if params.get("buffered") is not None:
-        return "buffered" if params["buffered"] else "direct"
-    return None
+from . import tools, units
+from .model import Run, slug
+from .tools.base import Metric
 
 
 def fingerprint(run: Run, part: str | None = None) -> dict[str, Any]:
-    """The parameters that must match for two results to be compared."""
-    params = run.params
-    if run.tool == "fio":
-        return {
-            "tool": "fio",
-            "direction": part,
-            "rw": params.get("rw"),
-            "bs_bytes": params.get("bs_bytes"),
-            "iodepth": params.get("iodepth"),
-            "numjobs": params.get("numjobs"),
-            "io": io_mode(params),
-            "ioengine": params.get("ioengine"),
-            "target": target_kind(run),
-        }
-    if run.tool == "iperf3":
-        return {
-            "tool": "iperf3",
-            "mode": params.get("mode"),
-            "streams": params.get("streams"),
-            "direction": "bidir" if params.get("bidir") else ("reverse" if params.get("reverse") else "forward"),
-        }
-    if run.tool == "mbw":
-        return {"tool": "mbw", "method": part, "array_mib": params.get("array_mib")}
-    if run.tool == "unixbench":
-        return {"tool": "unixbench", "test": part, "copies": params.get("copies")}
-    if run.tool == "dd":
-        return {
-            "tool": "dd",
-            "bs_bytes": params.get("bs_bytes"),
-            "direction": params.get("direction"),
-            "conv": params.get("conv"),
-            "oflag": params.get("oflag"),
-        }
-    if run.tool == "ioping":
-        return {"tool": "ioping", "request_bytes": params.get("request_bytes"), "direct": params.get("direct", False)}
-    if run.tool == "sysbench":
-        return {"tool": "sysbench", "test": params.get("test"), "threads": params.get("threads")}
-    return {"tool": run.tool}
+    """The parameters that must match for two results to be compared (computed once, at extraction)."""
+    return run.fingerprints[part]
 
 
 def fingerprint_key(print_: dict[str, Any]) -> str:
@@ -197,26 +32,9 @@ def fingerprint_key(print_: dict[str, Any]) -> str:
     return "-".join(str(value).lower().replace(" ", "") for value in print_.values() if value is not None)
 
 
-_FINGERPRINT_NAMES = {
-    "bs_bytes": "block size",
-    "iodepth": "queue depth",
-    "numjobs": "jobs",
-    "io": "I/O mode",
-    "ioengine": "engine",
-    "target": "target",
-    "rw": "rw",
-    "direction": "direction",
-    "streams": "streams",
-    "mode": "protocol",
-    "array_mib": "array size (MiB)",
-    "copies": "copies",
-    "threads": "threads",
-    "request_bytes": "request size",
-    "conv": "conv",
-    "oflag": "oflag",
-    "test": "test",
-    "method": "method",
-}
+def _name(tool: str, key: str) -> str:
+    """How a page names a fingerprint parameter: 'bs_bytes' -> 'block size'."""
+    return tools.get(tool).fingerprint_names.get(key, key) if tool in tools.NAMES else key
 
 
 def _shown(key: str, value: Any) -> str:
@@ -232,7 +50,7 @@ def differences(reference: dict[str, Any], other: dict[str, Any]) -> list[str]:
     found = []
     for key in reference:
         if reference.get(key) != other.get(key):
-            name = _FINGERPRINT_NAMES.get(key, key)
+            name = _name(reference["tool"], key)
             found.append(f"{name} {_shown(key, other.get(key))}, not {_shown(key, reference.get(key))}")
     return found
 
@@ -240,7 +58,7 @@ def differences(reference: dict[str, Any], other: dict[str, Any]) -> list[str]:
 def describe(print_: dict[str, Any]) -> str:
     """A short human description of a fingerprint, for column subtitles and scenario pages."""
     shown = [
-        f"{_FINGERPRINT_NAMES.get(key, key)} {_shown(key, value)}"
+        f"{_name(print_['tool'], key)} {_shown(key, value)}"
         for key, value in print_.items()
         if key != "tool" and value is not None
     ]
@@ -282,9 +100,8 @@ def _fill(column: Column, members: list[tuple[Run, str | None]], baseline: str |
 
 
 def _column_title(run: Run, part: str | None) -> str:
-    title = " / ".join(bit for bit in (run.section, run.label) if bit) if run.label != run.section else run.label
-    title = title or describe(fingerprint(run, part))
-    if part and (run.tool != "fio" or len(parts(run)) > 1):
+    title = run.heading or describe(fingerprint(run, part))
+    if part and (tools.get(run.tool).lone_part_in_title or len(run.fingerprints) > 1):
         title = f"{title} ({part})" if title else part
     return title
 
@@ -300,7 +117,7 @@ def _columns_for(runs: list[Run], tool: str, baseline: str | None, ignored: tupl
     for run in ordered:
         if run.tool != tool:
             continue
-        for part in parts(run):
+        for part in run.fingerprints:
             title = _column_title(run, part)
             key = title.lower()
             grouped.setdefault(key, []).append((run, part))
@@ -429,24 +246,21 @@ def _column_entry(column: Column, metric: Metric) -> dict[str, Any]:
         "refused": column.refused,
     }
     if column.ignored:
-        entry["compared_across"] = [_FINGERPRINT_NAMES.get(key, key) for key in column.ignored]
+        entry["compared_across"] = [_name(column.tool, key) for key in column.ignored]
     return entry
-
-
-TOOL_ORDER = ("fio", "iperf3", "unixbench", "sysbench", "mbw", "dd", "ioping")
 
 
 def automatic(runs: list[Run], environments: list[str], baseline: str | None) -> list[dict[str, Any]]:
     """One comparison per tool and metric, columns = the report's scenarios of that tool."""
     comparisons = []
-    for tool in TOOL_ORDER:
+    for tool in tools.NAMES:
         columns = _columns_for(runs, tool, baseline)
         if not columns:
             continue
         # Only the environments that ran this tool: a CPU table needs no rows for network paths.
         ran = {run.environment for run in runs if run.tool == tool}
         tool_envs = [env for env in environments if env in ran]
-        for metric in METRICS.get(tool, []):
+        for metric in tools.get(tool).metrics:
             comparison = _comparison(metric, columns, tool_envs, baseline)
             if comparison:
                 comparisons.append(comparison)
@@ -458,7 +272,7 @@ class SpecError(ValueError):
 
 
 def _metric(tool: str, key: str | None) -> Metric:
-    known = METRICS.get(tool)
+    known = tools.get(tool).metrics if tool in tools.NAMES else ()
     if not known:
         raise SpecError(f"no comparable metrics for tool {tool!r}")
     if key is None:
@@ -474,7 +288,7 @@ def _selected(runs: list[Run], tool: str, spec: dict[str, Any]) -> list[tuple[Ru
     for run in runs:
         if run.tool != tool:
             continue
-        for part in parts(run):
+        for part in run.fingerprints:
             if spec.get("part") is not None and part != spec["part"]:
                 continue
             if spec.get("label") is not None and run.label != spec["label"]:

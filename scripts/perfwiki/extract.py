@@ -1,21 +1,23 @@
 """One raw file in, its runs and problems out.
 
-This is the whole per-file pipeline: decode, split into segments, pick the tool
-of each segment, hand it to that tool's parser, and wrap what comes back into
-Run records with their exact source location. Nothing here writes anything.
+This is the whole per-file pipeline: split the decoded text into segments, pick the
+tool of each segment, hand it to that tool's parser, and wrap what comes back into
+Run records with their exact source location; then each run's checks and
+fingerprints, computed once. Nothing here writes anything.
 """
 
 from __future__ import annotations
 
-import hashlib
+import dataclasses
 import re
-import unicodedata
 from dataclasses import dataclass, field
 
-from . import checks, manual
-from .model import Problem, Run, Source
-from .parsers import PARSERS, detect_tool
+from . import manual, tools
+from .decode import decode
+from .files import sha256_hex
+from .model import Problem, Run, Source, slug
 from .segments import Segment, physical_lines, split
+from .tools.base import Tool, ToolReport
 
 
 @dataclass
@@ -24,76 +26,22 @@ class Extracted:
     problems: list[Problem] = field(default_factory=list)
 
 
-def sha256_hex(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
-
-
-_ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07]*\x07")
-_CJK = re.compile(r"[\u4e00-\u9fff]")
-
-
-def decode(data: bytes) -> str:
-    """Text of a raw file as people save it; raises UnicodeDecodeError when no reading is safe.
-
-    UTF-8 (with or without BOM); UTF-16 with a BOM or, without one, by its NUL pattern
-    (PowerShell's `>` writes UTF-16LE); GB18030/GBK from Chinese Windows, accepted only
-    when it yields Chinese text, so other 8-bit text is reported rather than garbled.
-    Terminal colour codes are removed and lone CR line ends become newlines.
-    """
-    text = _decode_bytes(data)
-    text = _ANSI.sub("", text)
-    if "\r" in text and "\n" not in text:
-        text = text.replace("\r", "\n")  # classic Mac / some Windows tools: CR alone ends lines
-    return text
-
-
-def _decode_bytes(data: bytes) -> str:
-    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
-        return data.decode("utf-16")
-    if data.startswith(b"\xef\xbb\xbf"):
-        return data.decode("utf-8-sig")
-    sample = data[:4096]
-    if len(sample) >= 4 and sample[1::2].count(0) > len(sample) // 4:
-        return data.decode("utf-16-le")
-    if len(sample) >= 4 and sample[0::2].count(0) > len(sample) // 4:
-        return data.decode("utf-16-be")
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as not_utf8:
-        try:
-            text = data.decode("gb18030")
-        except UnicodeDecodeError:
-            raise not_utf8 from None
-        if _CJK.search(text):
-            return text
-        raise not_utf8 from None
-
-
-def _loose_command(parser, report, loose: list[Segment]) -> Segment | None:
+def _loose_command(tool: Tool, report: ToolReport, loose: list[Segment]) -> Segment | None:
     """The one command shown without output elsewhere in the file that fits this output."""
-    fits = getattr(parser, "command_fits", None)
-    if fits is None:
-        return None
-    matches = [segment for segment in loose if fits(report, segment.command)]
+    matches = [segment for segment in loose if tool.command_fits(report, segment.command)]
     return matches[0] if len(matches) == 1 else None
 
 
-def _runs_of_segment(segment: Segment, path: str, digest: str, out: Extracted, loose: list[Segment]) -> None:
-    tool = segment.tool_hint or detect_tool(segment.text)
-    if tool is None:
-        return  # prose, or the output of a command we do not benchmark (ls, df)
-    parser = PARSERS.get(tool)
-    if parser is None:
-        if segment.lines:
-            out.problems.append(Problem(path, segment.line_start, f"no parser for {tool} output yet"))
-        return
-    if not segment.lines:
-        return  # a command shown without its output: nothing to publish
+def _runs_of_segment(segment: Segment, source: Source, out: Extracted, loose: list[Segment]) -> None:
+    tool = tools.get(segment.tool_hint) if segment.tool_hint else tools.detect(segment.text)
+    if tool is None or not segment.lines:
+        return  # prose, the output of a command we do not benchmark (ls, df), or a command without output
+    path = source.path
     try:
-        reports = parser.parse(segment.text)
+        reports = tool.parse(segment.text)
     except Exception as exc:  # noqa: BLE001 - one bad paste must never stop an ingest
         out.problems.append(
-            Problem(path, segment.line_start, f"internal parser error in {tool}: {type(exc).__name__}: {exc}")
+            Problem(path, segment.line_start, f"internal parser error in {tool.name}: {type(exc).__name__}: {exc}")
         )
         return
     for position, report in enumerate(reports):
@@ -108,21 +56,22 @@ def _runs_of_segment(segment: Segment, path: str, digest: str, out: Extracted, l
         label = _label(segment, report, position)
         adopted = None
         if command is None:
-            adopted = _loose_command(parser, report, [s for s in loose if s.tool_hint == tool])
+            adopted = _loose_command(tool, report, [s for s in loose if s.tool_hint == tool.name])
             command = adopted.command if adopted else None
-        params, warnings = parser.params(report, command)
+        params, warnings = tool.params(report, command)
         if adopted:
             warnings.append(f"command shown apart from its output, at line {adopted.command_line}")
+        start = segment.command_line if command and not adopted else first
         out.runs.append(
             Run(
                 id="",
-                tool=tool,
+                tool=tool.name,
                 tool_version=report.tool_version,
-                format=getattr(report, "format", "text"),
+                format=report.format,
                 label=label,
                 section=segment.section,
                 command=command,
-                source=Source(path, segment.command_line if command and not adopted else first, last, digest),
+                source=Source(path, start, last, source.sha256),
                 params=params,
                 metrics=report.metrics,
                 warnings=warnings + report.warnings,
@@ -141,24 +90,39 @@ def _label(segment: Segment, report, position: int) -> str | None:
 
 
 def extract(path: str, data: bytes) -> Extracted:
-    """Runs and problems of one raw file. `path` is how problems and sources name it."""
-    out = Extracted()
-    digest = sha256_hex(data)
+    """Runs and problems of one raw file as saved. `path` is how problems and sources name it."""
     try:
         text = decode(data)
     except UnicodeDecodeError as exc:
         line = data[: exc.start].count(b"\n") + 1
-        out.problems.append(Problem(path, line, f"not valid UTF-8 (byte {exc.start}): {exc.reason}"))
-        return out
+        return Extracted(problems=[Problem(path, line, f"not valid UTF-8 (byte {exc.start}): {exc.reason}")])
+    return extract_text(text, Source(path, 1, 1, sha256_hex(data)))
+
+
+def extract_text(text: str, source: Source) -> Extracted:
+    """Runs and problems of one decoded raw file; `source` names the file, its sha256 and redaction."""
+    out = Extracted()
+    path = source.path
     if path.replace("\\", "/").rsplit("/", 1)[-1] in manual.FILE_NAMES:
-        out.runs, out.problems = manual.parse(path, text, digest)
-        return out
+        out.runs, out.problems = manual.parse(path, text, source.sha256)
+    else:
+        _extract_transcript(text, source, out)
+        if not out.runs and not out.problems:
+            out.problems.append(Problem(path, 1, "no benchmark output found"))
+    for run in out.runs:
+        run.fingerprints = tools.fingerprints(run)
+        if source.redacted:
+            run.source = dataclasses.replace(run.source, redacted=True)
+    return out
+
+
+def _extract_transcript(text: str, source: Source, out: Extracted) -> None:
     segments = split(text)
     bench_line = re.match(r"\A# (perfwiki bench .+)$", text, re.M)
     # Pages often list the commands once and paste the outputs elsewhere (seed 001).
     loose = [segment for segment in segments if segment.command and segment.tool_hint and not segment.lines]
     for segment in segments:
-        _runs_of_segment(segment, path, digest, out, loose)
+        _runs_of_segment(segment, source, out, loose)
     if bench_line:  # written by `perfwiki bench`: every run can be reproduced with that line
         for run in out.runs:
             run.reproduce = bench_line.group(1)
@@ -167,28 +131,9 @@ def extract(path: str, data: bytes) -> Extracted:
     for line in lines:
         raw_lines[line.number - 1] = line.text
     for run in out.runs:
-        findings = checks.check(run, raw_lines)
+        findings = tools.get(run.tool).check(run, raw_lines)
         run.checks = [finding.to_dict() for finding in findings]
         run.warnings += [f"{finding.severity}: {finding.message}" for finding in findings if finding.severity != "info"]
-    if not out.runs and not out.problems:
-        out.problems.append(Problem(path, 1, "no benchmark output found"))
-    return out
-
-
-def slug(text: str) -> str:
-    """A URL- and file-safe slug: 'Sequential Write (1M)' -> 'sequential-write-1m'."""
-    ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
-    return re.sub(r"[^a-z0-9]+", "-", ascii_text.lower()).strip("-")
-
-
-def run_name(run: Run) -> str:
-    """What a run calls itself: the fio job name on the command, else in the output."""
-    if run.params.get("name"):
-        return str(run.params["name"])
-    jobs = run.metrics.get("jobs") or []
-    if jobs and jobs[0].get("name"):
-        return str(jobs[0]["name"])
-    return run.label or run.tool
 
 
 def assign_ids(runs: list[Run]) -> None:
@@ -201,8 +146,8 @@ def assign_ids(runs: list[Run]) -> None:
     for run in runs:
         if run.id:
             continue
-        name = f"{run.environment}-{run_name(run)}" if run.environment else run_name(run)
-        base = slug(name) or run.tool
+        name = tools.get(run.tool).run_name(run)
+        base = slug(f"{run.environment}-{name}" if run.environment else name) or run.tool
         candidate, counter = base, 2
         while candidate in taken:
             candidate, counter = f"{base}-{counter}", counter + 1

@@ -13,7 +13,7 @@ A real input (seed 002, abridged)::
     └─nvme0n1p1  259:5    0   2.7T  0 part
       └─vg1-drds 252:0    0   5.4T  0 lvm  /drds
 
-Output: a flat mapping of strings in the environment-page vocabulary (DESIGN.md):
+Output: a flat mapping of strings in the environment-page vocabulary (ARCHITECTURE.md):
 host, kernel, arch, os, cpu, cpus, sockets, threads_per_core, numa_nodes, memory,
 disk, disk_model, rotational, lvm, raid, filesystem. Each recogniser reads the
 output by its header or line shape, so prompts, fences and prose around it do

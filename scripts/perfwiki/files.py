@@ -1,8 +1,14 @@
-"""Writing files so that a crash or Ctrl-C never leaves half of one behind."""
+"""Writing files and folders so that a crash or Ctrl-C never leaves half of one behind.
+
+Every atomic write of perfwiki goes through here: a file (`write_atomically`), a folder of
+files (`write_tree`), and a folder built beside the one it replaces (`swap_in`).
+"""
 
 from __future__ import annotations
 
+import hashlib
 import os
+import shutil
 import tempfile
 from pathlib import Path
 
@@ -18,3 +24,42 @@ def write_atomically(target: Path, data: bytes | str) -> None:
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
+
+
+def sha256_hex(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def write_tree(folder: Path, files: dict[str, str]) -> None:
+    """A folder of UTF-8 text files, whole or not at all."""
+    temporary = folder.with_name(f".{folder.name}.{os.getpid()}.tmp")
+    shutil.rmtree(temporary, ignore_errors=True)
+    for name, text in files.items():
+        path = temporary / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    temporary.mkdir(parents=True, exist_ok=True)  # an empty tree is still a tree
+    shutil.rmtree(folder, ignore_errors=True)  # a leftover from an interrupted run
+    os.rename(temporary, folder)
+
+
+def recover(target: Path, previous: Path) -> None:
+    """A crash between the two renames of `swap_in` leaves only the previous folder: put it back."""
+    if not target.exists() and previous.exists():
+        os.rename(previous, target)
+
+
+def swap_in(staging: Path, target: Path, previous: Path) -> None:
+    """Replace `target` by the fully built `staging` folder: two renames, then the old one goes."""
+    if target.exists():
+        os.rename(target, previous)
+    os.rename(staging, target)
+    shutil.rmtree(previous, ignore_errors=True)
+
+
+def link_or_copy(built: str, target: str) -> None:
+    """Put a finished file into a staging tree: a hard link (10,000 runs are 10,000 files), else a copy."""
+    try:
+        os.link(built, target)
+    except OSError:
+        shutil.copyfile(built, target)

@@ -24,7 +24,8 @@ from typing import Any
 
 import yaml
 
-from .model import TOOLS, Problem, Run, Source
+from . import tools
+from .model import Problem, Run, Source
 
 FILE_NAMES = ("manual.yaml", "manual.yml")
 
@@ -84,8 +85,8 @@ def parse(path: str, text: str, digest: str) -> tuple[list[Run], list[Problem]]:
 def _check(entry: Any) -> str | None:
     if not isinstance(entry, dict):
         return "each run is a mapping"
-    if entry.get("tool") not in TOOLS:
-        return f"tool must be one of {', '.join(TOOLS)}"
+    if entry.get("tool") not in tools.NAMES:
+        return f"tool must be one of {', '.join(tools.NAMES)}"
     if not isinstance(entry.get("metrics"), dict) or not entry["metrics"]:
         return "metrics are missing"
     if entry.get("params") is not None and not isinstance(entry["params"], dict):

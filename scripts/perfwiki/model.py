@@ -1,19 +1,27 @@
 """The run schema v1 and the problem record.
 
 A Run is one invocation of one benchmark tool, with where it came from. Its
-field names are fixed by DESIGN.md (external checks read them); `to_dict` is the
-single place that decides how a run looks in YAML and JSON.
+field names are fixed (ARCHITECTURE.md, "The run schema": external checks read
+them); `to_dict` is the single place that decides how a run looks in YAML and JSON.
 """
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
 
 SCHEMA_VERSION = 1
 
-TOOLS = ("fio", "iperf3", "unixbench", "mbw", "ioping", "dd", "iostat", "sysbench")
-FORMATS = ("text", "json", "json+", "terse", "manual")
+# Published raw files are served beside their report: content/reports/x/raw/... -> reports/x/raw/...
+CONTENT_DIR = "content"
+
+
+def slug(text: str) -> str:
+    """A URL- and file-safe slug: 'Sequential Write (1M)' -> 'sequential-write-1m'."""
+    ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
+    return re.sub(r"[^a-z0-9]+", "-", ascii_text.lower()).strip("-")
 
 
 @dataclass(frozen=True)
@@ -39,6 +47,11 @@ class Source:
     sha256: str  # of the whole raw file as committed
     redacted: bool = False  # published and parsed with the site's redaction applied
 
+    @property
+    def published_path(self) -> str:
+        """Where the site serves the raw file, beside its report page."""
+        return published_path(self.path)
+
     def to_dict(self) -> dict[str, Any]:
         source = {
             "path": self.path,
@@ -49,6 +62,11 @@ class Source:
         if self.redacted:
             source["redacted"] = True
         return source
+
+
+def published_path(source_path: str) -> str:
+    """content/reports/x/raw/env/f.md -> reports/x/raw/env/f.md: the raw file's place on the site."""
+    return source_path.removeprefix(f"{CONTENT_DIR}/")
 
 
 @dataclass
@@ -68,20 +86,23 @@ class Run:
     section: str | None = None
     environment: str | None = None
     reproduce: str | None = None  # the `perfwiki bench` command that produced this run, when one did
-    checks: list[dict[str, Any]] = field(default_factory=list)  # methodology findings (perfwiki.checks)
+    checks: list[dict[str, Any]] = field(default_factory=list)  # methodology findings (perfwiki.findings)
+    # Each comparable part's fingerprint ({part: {tool, params that must match}}), set once when
+    # the run is extracted; the run's parts are its keys, in order. Not published as such:
+    # pages show the scenario keys.
+    fingerprints: dict[str | None, dict[str, Any]] = field(default_factory=dict)
 
-    def validate(self) -> list[str]:
-        """Schema errors, empty when the run is well formed."""
-        errors = []
-        if self.tool not in TOOLS:
-            errors.append(f"unknown tool {self.tool!r}")
-        if self.format not in FORMATS:
-            errors.append(f"unknown format {self.format!r}")
-        if not self.id:
-            errors.append("empty run id")
-        if self.source.line_start > self.source.line_end:
-            errors.append("source line range is reversed")
-        return errors
+    @property
+    def heading(self) -> str | None:
+        """'3.1 BandWidth / 【1. Sequential Write】': the section and label the author gave, whichever exist."""
+        if self.label and self.label == self.section:
+            return self.label
+        return " / ".join(part for part in (self.section, self.label) if part) or None
+
+    @property
+    def title(self) -> str:
+        """What pages call the run: its heading, else its id."""
+        return self.heading or self.id
 
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {

@@ -24,21 +24,20 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+from .content import files_under, raw_files
 from .extract import extract
 from .manual import FILE_NAMES
 
 
 def sources(root: Path) -> list[tuple[str, bytes, int]]:
     """(file name, bytes, runs) of every real raw file shipped: the seed slices and the captured runs."""
-    paths = sorted((root / "content" / "reports").glob("*/raw/*/*"))
-    paths += sorted(path for path in (root / "tests" / "fixtures").rglob("*") if path.suffix != ".fio")
+    paths = raw_files(root) + [path for path in files_under(root / "tests" / "fixtures") if path.suffix != ".fio"]
     found = []
     for path in paths:
-        if path.is_file() and not path.name.startswith("."):
-            data = path.read_bytes()
-            runs = len(extract(path.name, data).runs)
-            if runs:
-                found.append((path.name, data, runs))
+        data = path.read_bytes()
+        runs = len(extract(path.name, data).runs)
+        if runs:
+            found.append((path.name, data, runs))
     return found
 
 

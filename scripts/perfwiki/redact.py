@@ -28,7 +28,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .segments import KNOWN_TOOLS, prompt_host
+from . import tools
+from .segments import prompt_host
 
 CONFIG_TABLE = "params.perfwiki.redact"
 
@@ -101,7 +102,7 @@ class _Pseudonyms:
 
 
 # Words that must never be renamed even if a machine is called so: renaming them would break parsing.
-_NOT_HOSTS = {"localhost", *KNOWN_TOOLS}
+_NOT_HOSTS = {"localhost", *tools.command_names()}
 _IPV4 = re.compile(r"(?<![\w.])(\d{1,3}(?:\.\d{1,3}){3})(?![\w]|\.\d)")
 _IPV6 = re.compile(r"(?<![\w:.])([0-9A-Fa-f]{0,4}(?::[0-9A-Fa-f]{0,4}){2,7})(?![\w:])")
 _SERIAL_VALUE = re.compile(r"(?i)(\b(?:serial(?:[ _]?(?:number|no\.?|num))?|s/n|sn)\s*[:=]\s*)([A-Za-z0-9][\w.-]{3,})")

@@ -12,31 +12,11 @@ run's source range points at the right line in an editor.
 from __future__ import annotations
 
 import re
-import shlex
 import unicodedata
 from dataclasses import dataclass, field
 
-# Benchmark programs we know how to parse, by the basename a command invokes.
-KNOWN_TOOLS = {
-    "fio": "fio",
-    "fio.exe": "fio",
-    "iperf3": "iperf3",
-    "iperf3.exe": "iperf3",
-    "ioping": "ioping",
-    "mbw": "mbw",
-    "dd": "dd",
-    "iostat": "iostat",
-    "sysbench": "sysbench",
-}
-
-# Programs whose bare name is an ordinary word ("Run status group 0 ...") count
-# only when invoked by path, as in `./Run`.
-_PATH_ONLY_TOOLS = {"Run": "unixbench"}
-
-# Words that may stand before the program itself: `sudo fio`, `time dd`,
-# `FOO=1 taskset -c 2 fio`.
-_WRAPPERS = {"sudo", "time", "nohup", "env", "taskset", "numactl", "ionice", "nice", "stdbuf", "exec"}
-_OPTION_TAKES_VALUE = {"taskset": 1, "nice": 0, "ionice": 0}
+from . import tools
+from .shell import programs
 
 _PROMPTS = [
     re.compile(r"^\[[^\]\n]*\][#$]\s*"),  # [root@host dir]# and [essd_pl3]#
@@ -50,7 +30,6 @@ _PROMPTS = [
 # after '#' or '$': "[root@x86.170 /polarx/lvm]" then "#fio ...".
 _PROMPT_LINE = re.compile(r"^\s*\[[^\]\n]*@[^\]\n]*\]\s*$")
 _CONTINUED_PROMPT = re.compile(r"^[#$]\s*")
-_SHELL_SEPARATOR = re.compile(r"\s*(?:;|&&|\|\||\|)\s*")
 
 _FENCE = re.compile(r"^\s*(```+|~~~+)")
 _HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(?P<text>.+?)\s*#*\s*$")
@@ -216,55 +195,17 @@ def strip_prompt(text: str) -> tuple[str | None, str]:
     return None, text
 
 
-def shell_words(command: str) -> list[str]:
-    """Words of a command line; Windows paths keep their backslashes."""
-    if not any(char in command for char in "'\"\\"):
-        return command.split()  # what shlex gives without quotes or escapes, at a fraction of the cost
-    try:
-        return shlex.split(command, posix="\\" not in command)
-    except ValueError:  # an unbalanced quote: fall back to whitespace
-        return command.split()
-
-
 def invoked_tool(command: str) -> str | None:
     """The known benchmark tool a command line runs, skipping sudo/time/env wrappers.
 
     In a compound line ("echo 3 > /proc/sys/vm/drop_caches; fio ...") the first
     part that runs a known tool counts.
     """
-    for part in _SHELL_SEPARATOR.split(command):
-        tool = _tool_of_simple_command(part)
-        if tool:
-            return tool
-    return None
-
-
-def _tool_of_simple_command(command: str) -> str | None:
-    words = shell_words(command)
-    index = 0
-    while index < len(words):
-        word = words[index]
-        if "=" in word and not word.startswith("-") and index < len(words) - 1:
-            index += 1  # VAR=value before the program
-            continue
-        base = word.replace("\\", "/").rsplit("/", 1)[-1]
-        if base in _WRAPPERS:
-            index += 1
-            while index < len(words) and words[index].startswith("-"):
-                index += 1
-            if base == "taskset" and index < len(words):
-                index += 1  # the CPU list
-            continue
-        tool = KNOWN_TOOLS.get(base)
-        if tool is None and "/" in word.replace("\\", "/"):
-            tool = _PATH_ONLY_TOOLS.get(base)
-        if tool is None:
-            return None
+    for program, by_path, following in programs(command):
+        tool = tools.run_by(program, by_path)
         # "sysbench 1.0.20 (using ...)" is the banner sysbench prints, not a command.
-        following = words[index + 1] if index + 1 < len(words) else ""
-        if _VERSION_WORD.match(following):
-            return None
-        return tool
+        if tool and not (following and _VERSION_WORD.match(following[0])):
+            return tool.name
     return None
 
 

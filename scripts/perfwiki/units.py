@@ -266,12 +266,8 @@ def format_value(value: Number | None, unit: str) -> str | None:
     return _significant(float(value), 6)
 
 
-# The unit convention each tool prints byte quantities in: a page shows that by default.
-PRINTED_CONVENTION = {"dd": "si"}
-
-
-def byte_quantity(value: Number | None, unit: str, tool: str | None) -> dict[str, str] | str | None:
-    """A bytes or bytes/s value in both conventions, shown by default as the tool printed it.
+def byte_quantity(value: Number | None, unit: str, printed: str = "iec") -> dict[str, str] | str | None:
+    """A bytes or bytes/s value in both conventions, shown by default as the tool printed it (`printed`).
 
     Returns {"text", "si", "iec"} for byte units (the page's unit toggle swaps them),
     the plain display string for any other unit, and None when the value is missing.
@@ -283,7 +279,7 @@ def byte_quantity(value: Number | None, unit: str, tool: str | None) -> dict[str
     suffix = unit == "B/s"
     show = format_bytes_per_s if suffix else format_bytes
     iec, si = show(value, "iec"), show(value, "si")
-    return {"text": si if PRINTED_CONVENTION.get(tool or "") == "si" else iec, "si": si, "iec": iec}
+    return {"text": si if printed == "si" else iec, "si": si, "iec": iec}
 
 
 def format_relative(relative: float | None) -> str | None:

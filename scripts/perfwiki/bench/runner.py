@@ -30,9 +30,10 @@ from typing import Any, TextIO
 import jinja2
 import yaml
 
-from .. import progress, units
+from .. import progress, tools, units
 from ..facts import facts_from_text
 from ..files import write_atomically
+from ..tools.base import Tool
 
 SUITES = Path(__file__).resolve().parent / "suites"
 TARGET_FILE = "perfwiki-bench.data"
@@ -121,6 +122,8 @@ def plan(name: str, target: str | None, overrides: dict[str, Any], work_dir: Pat
 
     steps = []
     for raw in suite.get("steps", []):
+        if raw.get("tool") not in tools.NAMES:
+            raise BenchError(f"suite {name}: step {raw.get('label')!r} runs {raw.get('tool')!r}, not a known tool")
         label = f"{raw['section']} / {raw['label']}" if raw.get("section") else raw["label"]
         job = raw.get("show_job_file")
         job_file = None
@@ -137,9 +140,10 @@ def plan(name: str, target: str | None, overrides: dict[str, Any], work_dir: Pat
                 job_file=job_file,
             )
         )
+    # Free space the suite needs in its target: its test file's size, or what it says it writes.
     needs = _size_bytes(context.get("size")) if kind == "file" else 0
-    if "count" in context and any(step.tool == "dd" for step in steps):
-        needs = max(needs, int(context["count"]) * 2**20)
+    if suite.get("writes"):
+        needs = max(needs, _size_bytes(render(suite["writes"])))
     return Plan(name, steps, target_path, target_dir, needs, bool(suite.get("needs_loopback_server")), context)
 
 
@@ -179,17 +183,17 @@ def check_target(the_plan: Plan, allow_destructive: bool, confirm: Callable[[str
 
 
 class _LoopbackServer:
-    """An iperf3 server on 127.0.0.1 for the suite's duration: network suites need no second machine."""
+    """The server of a client/server tool on 127.0.0.1 for the suite's duration: no second machine needed."""
 
-    def __init__(self, port: int):
+    def __init__(self, tool: Tool, port: int):
         self.process = subprocess.Popen(
-            ["iperf3", "-s", "--forceflush", "-B", "127.0.0.1", "-p", str(port)],
+            [word.replace("{port}", str(port)) for word in tool.loopback_server],
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
             text=True,
         )
         for line in self.process.stdout:
-            if "Server listening" in line:
+            if tool.server_ready in line:
                 break
 
     def stop(self) -> None:
@@ -222,9 +226,10 @@ def run(the_plan: Plan, raw_dir: Path, reproduce: str, repeat: int, out: TextIO)
     """Run the plan `repeat` times; each repetition becomes one transcript file, written whole or not at all."""
     raw_dir.mkdir(parents=True, exist_ok=True)
     written = []
+    servers = [tools.get(step.tool) for step in the_plan.steps if tools.get(step.tool).loopback_server]
     server = (
-        _LoopbackServer(the_plan.context["port"])
-        if the_plan.loopback_server and the_plan.context.get("server") == "127.0.0.1"
+        _LoopbackServer(servers[0], the_plan.context["port"])
+        if servers and the_plan.loopback_server and the_plan.context.get("server") == "127.0.0.1"
         else None
     )
     total = len(the_plan.steps) * repeat

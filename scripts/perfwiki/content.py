@@ -1,0 +1,130 @@
+"""What people wrote, found on disk: report bundles, environment pages, raw files.
+
+The one place that decides what a raw file is: every file under
+content/reports/<slug>/raw/<environment>/ (sub-folders too), except hidden ones,
+without following folder links. Ingest, `perfwiki status` and `make perf` all walk
+it through `raw_files`.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from .model import CONTENT_DIR, Problem, slug
+
+RAW_DIR = "raw"
+
+
+@dataclass
+class Bundle:
+    """One report folder: its index.md, and its raw files by environment."""
+
+    slug: str
+    index_path: Path
+    raw_files: list[tuple[str, Path]] = field(default_factory=list)  # (environment, file)
+
+
+def read_front_matter(path: Path) -> dict[str, Any]:
+    """YAML front matter of a markdown file ({} when it has none)."""
+    text = path.read_text(encoding="utf-8-sig")
+    if not text.startswith("---"):
+        return {}
+    end = text.find("\n---", 3)
+    if end < 0:
+        return {}
+    loaded = yaml.safe_load(text[3:end])
+    return loaded if isinstance(loaded, dict) else {}
+
+
+def line_of(path: Path, prefix: str) -> int:
+    """The first line of a file that starts with `prefix` (1 when none does), for problems."""
+    for number, line in enumerate(path.read_text(encoding="utf-8-sig").split("\n"), start=1):
+        if line.startswith(prefix):
+            return number
+    return 1
+
+
+def relative(path: Path, root: Path) -> str:
+    """How runs and problems name a file: relative to the site root, with forward slashes."""
+    try:
+        return path.relative_to(root).as_posix()
+    except ValueError:
+        return path.as_posix()
+
+
+def known_environments(root: Path) -> set[str]:
+    folder = root / CONTENT_DIR / "environments"
+    if not folder.is_dir():
+        return set()
+    return {path.stem for path in folder.glob("*.md") if not path.name.startswith("_")}
+
+
+def environment_page(root: Path, env: str) -> dict[str, Any]:
+    """{id, title, kind, facts} of content/environments/<env>.md (empty when the page is missing)."""
+    path = root / CONTENT_DIR / "environments" / f"{env}.md"
+    front = read_front_matter(path) if path.is_file() else {}
+    facts = front.get("facts") if isinstance(front.get("facts"), dict) else {}
+    return {"id": env, "title": front.get("title"), "kind": front.get("kind"), "facts": facts}
+
+
+def authored_pages(root: Path) -> list[Path]:
+    """Pages people write and Hugo publishes as written: environments and report texts."""
+    content = root / CONTENT_DIR
+    return sorted((content / "environments").glob("*.md")) + sorted((content / "reports").glob("*/index.md"))
+
+
+def files_under(folder: Path) -> list[Path]:
+    """Every file under a folder, sub-folders too, without following folder links or hidden names."""
+    found = []
+    for parent, subfolders, files in os.walk(folder):
+        subfolders[:] = [name for name in subfolders if not name.startswith(".")]
+        found += [Path(parent, name) for name in files if not name.startswith(".")]
+    return sorted(path for path in found if path.is_file())
+
+
+def bundles(root: Path) -> tuple[list[Bundle], list[Problem]]:
+    """Every report bundle with its raw files, in a deterministic order; plus the folders refused.
+
+    Refused: report and environment folders that are not slugs, environments without a
+    page, and raw files that link outside content/ (a link to /etc/passwd would otherwise
+    be parsed and published).
+    """
+    content = root / CONTENT_DIR
+    environments = known_environments(root)
+    reports_dir = content / "reports"
+    found: list[Bundle] = []
+    problems: list[Problem] = []
+    inside = content.resolve()
+    for folder in sorted(path.parent for path in reports_dir.glob("*/index.md")) if reports_dir.is_dir() else []:
+        index = folder / "index.md"
+        if slug(folder.name) != folder.name:
+            message = f"report folder {folder.name!r} is not a slug (a-z, 0-9, '-')"
+            problems.append(Problem(relative(index, root), 1, message))
+            continue
+        bundle = Bundle(folder.name, index)
+        raw = folder / RAW_DIR
+        for env_dir in sorted(path for path in raw.iterdir() if path.is_dir()) if raw.is_dir() else []:
+            env, where = env_dir.name, relative(env_dir, root)
+            if slug(env) != env:
+                problems.append(Problem(where, 1, f"environment folder {env!r} is not a slug (a-z, 0-9, '-')"))
+                continue
+            if env not in environments:
+                problems.append(Problem(where, 1, f"unknown environment {env!r}: add content/environments/{env}.md"))
+                continue
+            for path in files_under(env_dir):
+                if (path.is_symlink() or env_dir.is_symlink()) and not path.resolve().is_relative_to(inside):
+                    problems.append(Problem(relative(path, root), 1, "links outside content/: not read"))
+                    continue
+                bundle.raw_files.append((env, path))
+        found.append(bundle)
+    return found, problems
+
+
+def raw_files(root: Path) -> list[Path]:
+    """Every raw file ingest reads, in the order it reads them."""
+    return [path for bundle in bundles(root)[0] for _, path in bundle.raw_files]

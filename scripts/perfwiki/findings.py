@@ -1,0 +1,66 @@
+"""Methodology findings: what a reviewer should catch before a number goes into a capacity plan.
+
+The checks themselves belong to each tool (`Tool.checks`). Each looks at one run (and
+its raw lines, for evidence) and returns findings with a stable id, a severity
+(error | warning | info), a one-line explanation and the raw line that shows it.
+Extraction runs them once per run; findings are stored on the run (`checks`, and as
+text in `warnings`), shown on its page and summarised on the report page.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from .model import Run
+
+
+@dataclass(frozen=True)
+class Finding:
+    id: str
+    severity: str
+    message: str
+    evidence: str | None = None
+    line: int | None = None
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "id": self.id,
+            "severity": self.severity,
+            "message": self.message,
+            "evidence": self.evidence,
+            "line": self.line,
+        }
+
+
+class Evidence:
+    """The raw lines of a run, searched for the line that shows a finding."""
+
+    def __init__(self, run: Run, lines: list[str] | None):
+        self.run = run
+        self.lines = lines or []
+
+    def find(self, pattern: str) -> tuple[str | None, int | None]:
+        first, last = self.run.source.line_start, self.run.source.line_end
+        for number in range(max(first, 1), min(last, len(self.lines)) + 1):
+            text = self.lines[number - 1]
+            if re.search(pattern, text):
+                return text.strip(), number
+        return None, None
+
+    def finding(self, check_id: str, severity: str, message: str, pattern: str | None = None) -> Finding:
+        evidence, line = self.find(pattern) if pattern else (None, None)
+        if evidence is None and self.run.command and pattern is None:
+            evidence, line = self.run.command, self.run.source.line_start
+        return Finding(check_id, severity, message, evidence, line)
+
+
+Check = Callable[[Run, Evidence], list[Finding]]
+
+SEVERITY_ORDER = {"error": 0, "warning": 1, "info": 2}
+
+
+def by_severity(findings: list[Finding]) -> list[Finding]:
+    """Most severe first; the order the checks ran in otherwise."""
+    return sorted(findings, key=lambda finding: SEVERITY_ORDER[finding.severity])

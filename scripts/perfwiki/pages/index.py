@@ -1,0 +1,114 @@
+"""Scenario, tool and environment pages: which runs did the same thing, and where, across every report."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .. import exports, tools, units, yamlout
+from ..compare import describe, fingerprint_key
+from ..model import Run
+
+
+def _headline(run: Run, part: str | None) -> list[tuple[str, Any]]:
+    """The metrics a scenario page lists per run, displayed."""
+    shown = []
+    for metric in tools.get(run.tool).metrics:
+        value = metric.read(run, part)
+        shown.append((metric.title, units.format_value(value, metric.unit) if metric.unit != "per test" else value))
+    return shown
+
+
+def index_share(report: str, runs: list[Run]) -> dict[str, Any]:
+    """One report's share of the scenario and tool pages; site_index merges the shares.
+
+    Ingest keeps each report's share with the report, so an unchanged report is not
+    re-read to rebuild the index. A share carries, per scenario entry, the series its
+    overlay charts need.
+    """
+    scenarios: dict[str, dict[str, Any]] = {}
+    by_tool: dict[str, dict[str, Any]] = {}
+    environments: dict[str, list[dict[str, Any]]] = {}
+    for run in runs:
+        tool = by_tool.setdefault(run.tool, {"runs": 0, "scenarios": []})
+        tool["runs"] += 1
+        environments.setdefault(run.environment, []).append(
+            {
+                "report": report,
+                "id": run.id,
+                "title": run.title,
+                "tool": run.tool,
+                "label": run.label,
+                "command": run.command,
+            }
+        )
+        for part in tools.get(run.tool).scenario_parts(run):
+            print_ = run.fingerprints[part]
+            key = fingerprint_key(print_)
+            scenario = scenarios.setdefault(
+                key,
+                {"tool": run.tool, "description": describe(print_), "fingerprint": print_, "runs": [], "series": []},
+            )
+            headline = _headline(run, part)
+            scenario["runs"].append(
+                {
+                    "report": report,
+                    "run": run.id,
+                    "environment": run.environment,
+                    "title": run.title,
+                    "values": [value for _, value in headline],
+                }
+            )
+            scenario["series"].append(tools.get(run.tool).overlay_series(run, print_))
+            scenario["columns"] = [title for title, _ in headline]
+            if key not in tool["scenarios"]:
+                tool["scenarios"].append(key)
+    return {"report": report, "scenarios": scenarios, "tools": by_tool, "environments": environments}
+
+
+def site_index(shares: list[dict[str, Any]]) -> dict[str, Any]:
+    """Scenario, tool and environment pages across every report: which runs did the same thing, and where."""
+    scenarios: dict[str, dict[str, Any]] = {}
+    series: dict[str, list[dict[str, Any]]] = {}
+    by_tool: dict[str, dict[str, Any]] = {}
+    environments: dict[str, list[dict[str, Any]]] = {}
+    for share in sorted(shares, key=lambda share: share["report"]):
+        for env, entries in share["environments"].items():
+            environments.setdefault(env, []).extend(entries)
+        for name, counted in share["tools"].items():
+            tool = by_tool.setdefault(name, {"runs": 0, "reports": [], "scenarios": []})
+            tool["runs"] += counted["runs"]
+            tool["reports"].append(share["report"])
+            tool["scenarios"] += [key for key in counted["scenarios"] if key not in tool["scenarios"]]
+        for key, found in share["scenarios"].items():
+            scenario = scenarios.setdefault(
+                key,
+                {"tool": found["tool"], "description": found["description"], "fingerprint": found["fingerprint"]},
+            )
+            scenario.setdefault("runs", []).extend(found["runs"])
+            scenario["columns"] = found["columns"]
+            series.setdefault(key, []).extend(found["series"])
+    for key, scenario in scenarios.items():
+        scenario["charts"] = _scenario_charts(scenario, series[key])
+    return {"scenarios": scenarios, "tools": by_tool, "environments": environments}
+
+
+def _scenario_charts(scenario: dict[str, Any], series: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The tool's overlay of every run of the scenario (fio latency, iperf3 intervals)."""
+    if len(series) > 12:
+        return []  # overlaid lines stop being readable; the table stays
+    names = [entry["environment"] or entry["run"] for entry in scenario["runs"]]
+    return tools.get(scenario["tool"]).scenario_charts(names, series)
+
+
+def index_files(shares: list[dict[str, Any]]) -> dict[str, str]:
+    """data/ files for the scenario, tool and environment pages, one per page (see report_documents)."""
+    index = site_index(shares)
+    files = {"tools.yaml": yamlout.dump(index["tools"])}
+    files.update({f"scenarios/{key}.yaml": yamlout.dump(scenario) for key, scenario in index["scenarios"].items()})
+    files.update(
+        {
+            f"environments/{env}.yaml": yamlout.dump({"runs": runs, "csv": exports.environment_runs_csv(runs)})
+            for env, runs in index["environments"].items()
+        }
+    )
+    return files

@@ -1,0 +1,207 @@
+"""The report page: its comparisons as displayed, checks summary, environments side by side, runs table."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .. import __version__, charts, exports, tools, units
+from ..findings import SEVERITY_ORDER
+from ..model import SCHEMA_VERSION, Run
+from .run import run_page
+
+
+@dataclass
+class Report:
+    slug: str
+    front_matter: dict[str, Any]
+    runs: list[Run] = field(default_factory=list)
+    index_path: str = ""
+    comparisons_line: int = 1  # where `comparisons:` sits in index.md, for problems
+    comparisons: list[dict[str, Any]] = field(default_factory=list)
+    environment_pages: list[dict[str, Any]] = field(default_factory=list)  # {id, title, kind, facts}, display order
+
+    @property
+    def baseline(self) -> str | None:
+        """The front matter's baseline, else the first environment."""
+        chosen = self.front_matter.get("baseline")
+        if chosen:
+            return str(chosen)
+        return self.environments[0] if self.environments else None
+
+    @property
+    def environments(self) -> list[str]:
+        """Display order: the front matter's list first, then any other env with runs."""
+        order = [str(env) for env in self.front_matter.get("environments") or []]
+        for run in self.runs:
+            if run.environment not in order:
+                order.append(run.environment)
+        return order
+
+
+def runs_tables(runs: list[Run]) -> list[dict[str, Any]]:
+    """The report's runs, one table per tool (in registry order), each row linked to its run page.
+
+    Every run of every tool is listed; a tool's rows may be several per run (fio: one per direction).
+    """
+    tables = []
+    for tool in tools.REGISTRY:
+        rows = []
+        for run in (run for run in runs if run.tool == tool.name):
+            for suffix, cells in tool.runs_rows(run):
+                anchor = f"{run.id}-{suffix}" if suffix else run.id
+                rows.append({"run": run.id, "anchor": anchor, "cells": [run.environment, run.title, *cells]})
+        if rows:
+            tables.append({"tool": tool.name, "columns": ["Environment", "Label", *tool.runs_columns], "rows": rows})
+    return tables
+
+
+def checks_summary(runs: list[Run]) -> list[dict[str, Any]]:
+    """Per check id: severity, message of the first finding, and the runs it flags."""
+    summary: dict[str, dict[str, Any]] = {}
+    for run in runs:
+        for finding in run.checks:
+            entry = summary.setdefault(
+                finding["id"],
+                {"id": finding["id"], "severity": finding["severity"], "message": finding["message"], "runs": []},
+            )
+            if run.id not in entry["runs"]:
+                entry["runs"].append(run.id)
+    return sorted(summary.values(), key=lambda entry: (SEVERITY_ORDER[entry["severity"]], entry["id"]))
+
+
+def comparison_view(comparison: dict[str, Any], flagged: dict[str, list[str]] | None = None) -> dict[str, Any]:
+    """A comparison as the page shows it: display text, % of baseline, a verdict class, the run.
+
+    `flagged` maps run ids to their warning-level check messages: such cells carry a marker.
+    """
+    flagged = flagged or {}
+    tool = comparison.get("tool")
+    printed = tools.get(tool).printed_prefixes if tool in tools.NAMES else "iec"
+    rows = []
+    for row in comparison["rows"]:
+        cells = []
+        for column, cell in zip(comparison["columns"], row["cells"], strict=True):
+            relative = cell.get("relative")
+            unit, higher = column["unit"], column["higher_is_better"]
+            quantity = units.byte_quantity(cell["value"], unit, printed)
+            shown: dict[str, Any] = {
+                "text": quantity["text"] if isinstance(quantity, dict) else quantity,
+                "relative": units.format_relative(relative) if row["environment"] != comparison["baseline"] else None,
+                "run": cell["runs"][0] if cell.get("runs") else None,
+                "n": cell.get("n", 0),
+            }
+            if cell.get("manual"):
+                shown["manual"] = True
+            notes = [message for run_id in cell.get("runs", []) for message in flagged.get(run_id, [])]
+            if notes:
+                shown["flags"] = sorted(set(notes))
+            if isinstance(quantity, dict):
+                shown["si"], shown["iec"] = quantity["si"], quantity["iec"]
+            if cell.get("n", 0) > 1:
+                low, high = (units.format_value(cell[key], unit) for key in ("min", "max"))
+                shown["range"] = f"{low} – {high}"
+            if cell.get("cv_pct") is not None:
+                shown["cv"] = f"CV {cell['cv_pct']:.1f}%"
+            if row["environment"] == comparison["baseline"]:
+                shown["class"] = "baseline"
+            elif cell.get("within_noise"):
+                shown["class"] = "noise"  # the ranges overlap: not coloured as a win or a loss
+                shown["noise"] = True
+            elif relative is not None and abs(relative - 1) >= 0.05:
+                better = (relative > 1) == higher
+                shown["class"] = "better" if better else "worse"
+            cells.append(shown)
+        rows.append({"environment": row["environment"], "cells": cells})
+    refusals = [
+        {"column": column["title"], **entry} for column in comparison["columns"] for entry in column.get("refused", [])
+    ]
+    return {"id": comparison["id"], "rows": rows, "refusals": refusals}
+
+
+# The recommended fact vocabulary (ARCHITECTURE.md), in the order a reader scans a machine.
+FACT_ORDER = (
+    "host",
+    "hypervisor",
+    "cpu",
+    "cpus",
+    "memory",
+    "os",
+    "kernel",
+    "disk",
+    "disk_model",
+    "filesystem",
+    "mount_options",
+    "scheduler",
+    "raid",
+    "lvm",
+    "vm_cache_mode",
+    "vm_disk_bus",
+    "vm_queues",
+    "nic",
+    "network",
+)
+
+
+def environments_side_by_side(environments: list[dict[str, Any]]) -> dict[str, Any]:
+    """Facts in rows, environments in columns; the rows that differ first, the equal ones folded.
+
+    Each environment is {id, title, kind, facts}. A fact one environment lacks counts
+    as different (shown as missing), so a gap is never hidden among equal rows.
+    """
+    keys: list[str] = []
+    for env in environments:
+        for key in env.get("facts") or {}:
+            if key not in keys:
+                keys.append(key)
+    ordered = [key for key in FACT_ORDER if key in keys] + sorted(key for key in keys if key not in FACT_ORDER)
+    differing, same = [], []
+    for key in ["kind", *ordered]:
+        values = [(env.get("kind") if key == "kind" else (env.get("facts") or {}).get(key)) for env in environments]
+        values = [None if value is None else str(value) for value in values]
+        if len(set(values)) > 1 or len(environments) == 1:
+            differing.append({"fact": key, "values": values})
+        else:
+            same.append({"fact": key, "value": values[0]})
+    return {
+        "environments": [{"id": env["id"], "title": env.get("title") or env["id"]} for env in environments],
+        "differing": differing,
+        "same": same,
+    }
+
+
+def report_documents(report: Report) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
+    """The report's own YAML document, and one document per run.
+
+    Runs live in files of their own (data/runs/<report>/<id>.yaml) because Hugo's YAML
+    decoder refuses a document with more than about 10,000 mappings and lists: a report
+    of a few hundred fio runs in one file would not build.
+    """
+    environments = report.environments
+    baseline = report.baseline
+    comparisons = report.comparisons
+    flagged = {
+        run.id: [f["message"] for f in run.checks if f["severity"] in ("error", "warning")]
+        for run in report.runs
+        if run.checks
+    }
+    facts = {page["id"]: page.get("facts") or {} for page in report.environment_pages}
+    document = {
+        "schema_version": SCHEMA_VERSION,
+        "generator": f"perfwiki {__version__}",
+        "report": report.slug,
+        "baseline": baseline,
+        "environments": environments,
+        "comparisons": comparisons,
+        "run_ids": [run.id for run in report.runs],
+        "views": {
+            "runs_tables": runs_tables(report.runs),
+            "charts": charts.headline_charts(comparisons),
+            "comparisons": {comparison["id"]: comparison_view(comparison, flagged) for comparison in comparisons},
+            "checks": checks_summary(report.runs),
+            "environments": environments_side_by_side(report.environment_pages),
+        },
+        "exports": {"comparisons_csv": exports.comparisons_csv(comparisons)},
+    }
+    runs = {run.id: {"run": run.to_dict(), "page": run_page(run, facts.get(run.environment))} for run in report.runs}
+    return document, runs

@@ -1,0 +1,48 @@
+"""A run's page: headline facts, parameters, the tool's result tables and charts, the raw file it came from."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .. import exports, tools, units
+from ..model import Run
+from . import scenario_keys
+
+
+def run_page(run: Run, environment_facts: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Title, tables, charts and badges of one run's page, and its link to the published raw file."""
+    tool = tools.get(run.tool)
+    return {
+        "title": run.title if not run.environment else f"{run.title} — {run.environment}",
+        "raw_url": run.source.published_path,
+        "tables": [_params_table(run), *tool.result_tables(run)],
+        "charts": tool.run_charts(run),
+        "scenarios": scenario_keys(run),
+        "csv": exports.run_csv(run),
+        "badges": badges(run, environment_facts),
+    }
+
+
+def badges(run: Run, environment_facts: dict[str, Any] | None = None) -> list[str]:
+    """The test conditions a reader must know before comparing: manual entry, the tool's own, the cache mode."""
+    found = ["manual"] if run.format == "manual" else []
+    found += tools.get(run.tool).badges(run)
+    cache = (environment_facts or {}).get("vm_cache_mode") or (environment_facts or {}).get("nas_cache_mode")
+    if cache:
+        found.append(f"cache {cache}")
+    return found
+
+
+def _params_table(run: Run) -> dict[str, Any]:
+    rows = []
+    for key, value in run.params.items():
+        if key.endswith("_bytes"):
+            shown = units.format_bytes(value)
+        elif isinstance(value, bool):
+            shown = "yes" if value else "no"
+        elif key.endswith("_s") and isinstance(value, (int, float)):
+            shown = f"{value} s"
+        else:
+            shown = str(value)
+        rows.append([key, shown])
+    return {"title": "Parameters", "id": "parameters", "columns": ["Parameter", "Value"], "rows": rows}

@@ -1,0 +1,55 @@
+"""Shell command lines as people type them: words, and which program each part runs.
+
+Knows nothing about benchmark tools; `tools` maps the program names found here to tools.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from collections.abc import Iterator
+
+# Words that may stand before the program itself: `sudo fio`, `time dd`,
+# `FOO=1 taskset -c 2 fio`.
+WRAPPERS = {"sudo", "time", "nohup", "env", "taskset", "numactl", "ionice", "nice", "stdbuf", "exec"}
+SEPARATOR = re.compile(r"\s*(?:;|&&|\|\||\|)\s*")
+
+
+def shell_words(command: str) -> list[str]:
+    """Words of a command line; Windows paths keep their backslashes."""
+    if not any(char in command for char in "'\"\\"):
+        return command.split()  # what shlex gives without quotes or escapes, at a fraction of the cost
+    try:
+        return shlex.split(command, posix="\\" not in command)
+    except ValueError:  # an unbalanced quote: fall back to whitespace
+        return command.split()
+
+
+def basename(word: str) -> str:
+    """'/usr/bin/fio' and 'C:\\fio\\fio.exe' -> 'fio', 'fio.exe'."""
+    return word.replace("\\", "/").rsplit("/", 1)[-1]
+
+
+def programs(command: str) -> Iterator[tuple[str, bool, list[str]]]:
+    """(program name, invoked by path, words after it) for each simple command of a line.
+
+    `echo 3 > drop_caches; sudo taskset -c 2 fio --name=x` yields echo, then fio:
+    wrappers, their options and VAR=value assignments before the program are skipped.
+    """
+    for part in SEPARATOR.split(command):
+        words = shell_words(part)
+        index = 0
+        while index < len(words):
+            word = words[index]
+            if "=" in word and not word.startswith("-") and index < len(words) - 1:
+                index += 1  # VAR=value before the program
+                continue
+            if basename(word) in WRAPPERS:
+                index += 1
+                while index < len(words) and words[index].startswith("-"):
+                    index += 1
+                if basename(word) == "taskset" and index < len(words):
+                    index += 1  # the CPU list
+                continue
+            yield basename(word), "/" in word.replace("\\", "/"), words[index + 1 :]
+            break

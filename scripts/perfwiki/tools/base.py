@@ -1,0 +1,166 @@
+"""The interface every tool implements, and the record its parser returns.
+
+A tool is a subclass of `Tool` with one instance in the registry (`tools/__init__.py`).
+It holds everything perfwiki knows about one benchmark program: the names it is run by
+and how its output looks (`detect`), its parser, its parameters, the metrics a
+comparison may show (unit and better direction), what makes two runs comparable
+(`fingerprint`), its methodology checks, and what its run pages show. The defaults
+here are what a tool with a single, unnamed result and no checks needs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from types import ModuleType
+from typing import Any
+
+from ..findings import Check, Evidence, Finding, by_severity
+from ..model import Run
+
+
+@dataclass
+class ToolReport:
+    """One invocation found in a segment. Lines are 0-based within the text the parser was given."""
+
+    line_start: int
+    line_end: int
+    tool_version: str | None = None
+    format: str = "text"
+    metrics: dict[str, Any] = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)
+    problems: list[tuple[int, str]] = field(default_factory=list)
+
+    def has_results(self) -> bool:
+        return bool(self.metrics)
+
+
+@dataclass(frozen=True)
+class Metric:
+    """A number a comparison can show: how to read it from a run, and how to show it."""
+
+    key: str
+    title: str
+    unit: str  # canonical unit of the value: "IOPS", "B/s", "bit/s", "ns", "events/s", ...
+    higher_is_better: bool
+    read: Callable[[Run, str | None], float | None]
+
+
+def metric_at(*keys: str) -> Callable[[Run, str | None], float | None]:
+    """A reader for a number at a path in run.metrics; "{part}" stands for the part compared."""
+
+    def read(run: Run, part: str | None) -> float | None:
+        value: Any = run.metrics
+        for key in keys:
+            value = value.get(part if key == "{part}" else key) if isinstance(value, dict) else None
+        return value if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+
+    return read
+
+
+def pairs_table(title: str, table_id: str, pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A two-column Metric / Value table; a value of None is shown as missing."""
+    rows = [[name, None if value is None else str(value)] for name, value in pairs]
+    return {"title": title, "id": table_id, "columns": ["Metric", "Value"], "rows": rows}
+
+
+class Tool:
+    """One benchmark tool. Subclasses set the class attributes and override what differs."""
+
+    name: str = ""
+    # The module with detect(text), parse(text), params(report, command) and optionally command_fits.
+    parser: ModuleType
+    # Program names that run it (`sudo fio ...`), and names that count only when run by path (`./Run`).
+    commands: tuple[str, ...] = ()
+    path_only_commands: tuple[str, ...] = ()
+    formats: tuple[str, ...] = ("text",)
+    # How the tool prints byte quantities ("iec": KiB/MiB, "si": kB/MB); pages show that by default.
+    printed_prefixes: str = "iec"
+    metrics: tuple[Metric, ...] = ()
+    # For a client/server tool: the server `perfwiki bench` starts on 127.0.0.1 ({port} filled in)
+    # when a suite names no server, and the line it prints once it accepts connections.
+    loopback_server: tuple[str, ...] = ()
+    server_ready: str = ""
+    checks: tuple[Check, ...] = ()
+    # Whether a column title names the part compared when it is the run's only one: an mbw
+    # method or UnixBench test must be named, a lone fio direction is implied by rw.
+    lone_part_in_title: bool = True
+    # Display names of this tool's fingerprint parameters ("bs_bytes" -> "block size").
+    fingerprint_names: dict[str, str] = {}
+
+    # -- recognising and parsing ----------------------------------------------------------
+
+    def detect(self, text: str) -> float:
+        """How much `text` looks like this tool's output, 0 to 1."""
+        return self.parser.detect(text)
+
+    def parse(self, text: str) -> list[ToolReport]:
+        """Every invocation in one segment of output. Pure: text in, reports out."""
+        return self.parser.parse(text)
+
+    def params(self, report: ToolReport, command: str | None) -> tuple[dict[str, Any], list[str]]:
+        """Normalised parameters of one invocation, and warnings where command and output disagree."""
+        return self.parser.params(report, command)
+
+    def command_fits(self, report: ToolReport, command: str) -> bool:
+        """Whether a command shown apart from any output could have printed this report."""
+        fits = getattr(self.parser, "command_fits", None)
+        return bool(fits and fits(report, command))
+
+    def run_name(self, run: Run) -> str:
+        """What a run calls itself, for its id."""
+        return run.label or self.name
+
+    # -- comparing ------------------------------------------------------------------------
+
+    def parts(self, run: Run) -> list[str | None]:
+        """The separately comparable parts of a run (fio directions, mbw methods); one unnamed part by default."""
+        return [None]
+
+    def scenario_parts(self, run: Run) -> list[str | None]:
+        """The parts that are scenarios of their own on scenario and tool pages."""
+        return self.parts(run)
+
+    def fingerprint(self, run: Run, part: str | None) -> dict[str, Any]:
+        """The parameters that must match for two results to be compared; starts with the tool."""
+        return {"tool": self.name}
+
+    # -- checking -------------------------------------------------------------------------
+
+    def check(self, run: Run, lines: list[str] | None) -> list[Finding]:
+        """Every methodology finding for one run, most severe first."""
+        evidence = Evidence(run, lines)
+        return by_severity([finding for rule in self.checks for finding in rule(run, evidence)])
+
+    # -- showing --------------------------------------------------------------------------
+
+    def result_tables(self, run: Run) -> list[dict[str, Any]]:
+        """The tables of results a run page shows after its parameters."""
+        return []
+
+    def run_charts(self, run: Run) -> list[dict[str, Any]]:
+        """The charts of one run's page."""
+        return []
+
+    def badges(self, run: Run) -> list[str]:
+        """Test conditions a reader must know before comparing (I/O mode, queue depth)."""
+        return []
+
+    # Columns this tool's rows add to a report's runs table, after Environment and Run.
+    runs_columns: tuple[str, ...] = ()
+
+    def runs_rows(self, run: Run) -> list[tuple[str | None, list[Any]]]:
+        """(anchor suffix, cells) for each row a run adds to its report's runs table: one by default."""
+        return [(None, self.runs_row(run))]
+
+    def runs_row(self, run: Run) -> list[Any]:
+        """The cells of a run's one row in the runs table, under `runs_columns`."""
+        return []
+
+    def overlay_series(self, run: Run, fingerprint: dict[str, Any]) -> dict[str, Any]:
+        """What one run adds to its scenario page's overlay charts."""
+        return {}
+
+    def scenario_charts(self, names: list[str], series: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """Charts overlaying every run of one scenario; `names` label the series."""
+        return []

@@ -1,0 +1,60 @@
+"""dd: sequential copy rate, in any locale, with bash or GNU `time` around it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ... import units
+from ...model import Run
+from ..base import Metric, Tool, metric_at, pairs_table
+from . import parser
+
+
+class Dd(Tool):
+    name = "dd"
+    parser = parser
+    commands = ("dd",)
+    printed_prefixes = "si"  # dd prints kB/MB/GB (powers of 1000)
+    metrics = (Metric("bandwidth", "dd throughput", "B/s", True, metric_at("bytes_per_s")),)
+    fingerprint_names = {"bs_bytes": "block size", "direction": "direction", "conv": "conv", "oflag": "oflag"}
+
+    def fingerprint(self, run: Run, part: str | None) -> dict[str, Any]:
+        params = run.params
+        return {
+            "tool": self.name,
+            "bs_bytes": params.get("bs_bytes"),
+            "direction": params.get("direction"),
+            "conv": params.get("conv"),
+            "oflag": params.get("oflag"),
+        }
+
+    runs_columns = ("bs", "Direction", "Copied", "Seconds", "Rate")
+
+    def runs_row(self, run: Run) -> list[Any]:
+        metrics = run.metrics
+        seconds = metrics.get("seconds")
+        return [
+            units.format_bytes(run.params.get("bs_bytes")),
+            run.params.get("direction"),
+            units.byte_quantity(metrics.get("bytes"), "B", self.printed_prefixes),
+            None if seconds is None else f"{seconds} s",
+            units.byte_quantity(metrics.get("bytes_per_s"), "B/s", self.printed_prefixes),
+        ]
+
+    def result_tables(self, run: Run) -> list[dict[str, Any]]:
+        metrics = run.metrics
+        time = metrics.get("time") or {}
+        pairs = [
+            ("copied", units.format_bytes(metrics.get("bytes"))),
+            ("seconds", metrics.get("seconds")),
+            ("rate (as dd printed it)", units.format_bytes_per_s(metrics.get("bytes_per_s"), "si")),
+            ("rate (bytes / seconds)", units.format_bytes_per_s(metrics.get("bytes_per_s_exact"), "si")),
+            (
+                "time real / user / sys",
+                " / ".join(f"{time.get(k)} s" for k in ("real_s", "user_s", "sys_s")) if time else None,
+            ),
+        ]
+        return [pairs_table("Results", "results", pairs)]
+
+
+TOOL = Dd()

@@ -1,0 +1,158 @@
+"""fio: the flexible I/O tester, in every output format it has had (text 2.0-3.x, JSON, json+, terse).
+
+Parsing lives in parser.py (text, and the dispatch to json_output.py and terse.py),
+parameters in options.py, checks in checks.py, run page tables and charts in pages.py;
+this module declares the tool: how it is recognised, what it measures, what makes
+two runs comparable.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...model import Run
+from ..base import Metric, Tool
+from . import checks, pages, parser
+from .options import COMMANDS
+
+
+def _jobs(run: Run, direction: str | None) -> list[dict[str, Any]]:
+    return [job[direction] for job in run.metrics.get("jobs") or [] if direction and direction in job]
+
+
+def _sum(key: str):
+    def read(run: Run, direction: str | None) -> float | None:
+        values = [job.get(key) for job in _jobs(run, direction)]
+        return sum(values) if values and None not in values else None
+
+    return read
+
+
+def _clat_mean(run: Run, direction: str | None) -> float | None:
+    """Mean completion latency over all jobs, weighted by each job's IOPS."""
+    parts = [(job.get("iops") or 0, (job.get("clat_ns") or {}).get("mean")) for job in _jobs(run, direction)]
+    parts = [(weight, mean) for weight, mean in parts if mean is not None]
+    total = sum(weight for weight, _ in parts)
+    if not parts or not total:
+        return parts[0][1] if len(parts) == 1 else None
+    return sum(weight * mean for weight, mean in parts) / total
+
+
+def _p99(run: Run, direction: str | None) -> float | None:
+    """The worst job's p99: fio prints no percentile of the union of jobs."""
+    values = [(job.get("percentiles_ns") or {}).get("99.00") for job in _jobs(run, direction)]
+    values = [value for value in values if value is not None]
+    return max(values) if values else None
+
+
+def io_mode(params: dict[str, Any]) -> str | None:
+    """Direct or buffered I/O: what the command's flags resolved to, else what a manual entry states."""
+    if params.get("io_mode"):
+        return params["io_mode"]
+    if params.get("direct") is not None:
+        return "direct" if params["direct"] else "buffered"
+    if params.get("buffered") is not None:
+        return "buffered" if params["buffered"] else "direct"
+    return None
+
+
+def target_kind(run: Run) -> str | None:
+    """'raw device' for /dev/... (or \\\\.\\ on Windows), 'file' for a file or directory, None when unknown."""
+    filename = str(run.params.get("filename") or run.params.get("directory") or "")
+    if not filename:
+        return None
+    return "raw device" if filename.startswith(("/dev/", "\\\\.\\")) else "file"
+
+
+class Fio(Tool):
+    name = "fio"
+    parser = parser
+    commands = COMMANDS
+    formats = ("text", "json", "json+", "terse")
+    metrics = (
+        Metric("iops", "IOPS", "IOPS", True, _sum("iops")),
+        Metric("bw", "Bandwidth", "B/s", True, _sum("bw_bytes_per_s")),
+        Metric("clat_mean", "Mean completion latency", "ns", False, _clat_mean),
+        Metric("clat_p99", "p99 completion latency", "ns", False, _p99),
+    )
+    checks = checks.CHECKS
+    lone_part_in_title = False
+    fingerprint_names = {
+        "direction": "direction",
+        "rw": "rw",
+        "bs_bytes": "block size",
+        "iodepth": "queue depth",
+        "numjobs": "jobs",
+        "io": "I/O mode",
+        "ioengine": "engine",
+        "target": "target",
+    }
+
+    def run_name(self, run: Run) -> str:
+        """The job name on the command, else in the output."""
+        if run.params.get("name"):
+            return str(run.params["name"])
+        jobs = run.metrics.get("jobs") or []
+        if jobs and jobs[0].get("name"):
+            return str(jobs[0]["name"])
+        return super().run_name(run)
+
+    def parts(self, run: Run) -> list[str | None]:
+        """The directions that did I/O: a randrw run is a read result and a write result."""
+        found: list[str | None] = []
+        for _, direction, _ in pages.directions(run):
+            if direction not in found:
+                found.append(direction)
+        return found
+
+    def fingerprint(self, run: Run, part: str | None) -> dict[str, Any]:
+        params = run.params
+        return {
+            "tool": self.name,
+            "direction": part,
+            "rw": params.get("rw"),
+            "bs_bytes": params.get("bs_bytes"),
+            "iodepth": params.get("iodepth"),
+            "numjobs": params.get("numjobs"),
+            "io": io_mode(params),
+            "ioengine": params.get("ioengine"),
+            "target": target_kind(run),
+        }
+
+    def result_tables(self, run: Run) -> list[dict[str, Any]]:
+        return pages.result_tables(run)
+
+    def run_charts(self, run: Run) -> list[dict[str, Any]]:
+        return pages.run_charts(run)
+
+    def badges(self, run: Run) -> list[str]:
+        params = run.params
+        badges = [str(value) for value in (io_mode(params), target_kind(run), params.get("ioengine")) if value]
+        if params.get("iodepth") is not None:
+            badges.append(f"QD{params['iodepth']} x {params.get('numjobs') or 1}")
+        return badges
+
+    runs_columns = ("rw", "bs", "iodepth", "IOPS", "Bandwidth", "Mean clat", "clat p99")
+
+    def runs_rows(self, run: Run) -> list[tuple[str | None, list[Any]]]:
+        """One row per direction that did I/O: a randrw run has a read row and a write row."""
+        return [(direction, pages.summary_cells(run, metrics)) for _, direction, metrics in pages.directions(run)]
+
+    def overlay_series(self, run: Run, fingerprint: dict[str, Any]) -> dict[str, Any]:
+        job = run.metrics["jobs"][0]
+        return {
+            "percentiles": (job.get(fingerprint.get("direction")) or {}).get("percentiles_ns") or {},
+            "buckets": job.get("lat_buckets") or [],
+        }
+
+    def scenario_charts(self, names: list[str], series: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        ladder = pages.percentile_ladder(
+            [(name, one["percentiles"]) for name, one in zip(names, series, strict=True)], "chart-percentiles"
+        )
+        buckets = pages.bucket_histogram(
+            [(name, one["buckets"]) for name, one in zip(names, series, strict=True)], "chart-buckets"
+        )
+        return [chart for chart in (ladder, buckets) if chart]
+
+
+TOOL = Fio()

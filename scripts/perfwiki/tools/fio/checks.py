@@ -1,0 +1,202 @@
+"""fio's methodology checks: settings that make a result mean something else than it appears to."""
+
+from __future__ import annotations
+
+from ... import units
+from ...findings import Check, Evidence, Finding
+from ...model import Run
+from .report import DIRECTIONS
+
+# fio engines that submit one I/O at a time: iodepth above 1 changes nothing.
+SYNC_ENGINES = {"sync", "psync", "vsync", "pvsync", "pvsync2", "mmap"}
+
+
+def _directions(run: Run) -> list[tuple[str, dict]]:
+    return [(name, job[name]) for job in run.metrics.get("jobs", []) for name in DIRECTIONS if name in job]
+
+
+def fio_sync_engine_depth(run: Run, ev: Evidence) -> list[Finding]:
+    engine, depth = run.params.get("ioengine"), run.params.get("iodepth") or 1
+    if engine in SYNC_ENGINES and depth > 1:
+        return [
+            ev.finding(
+                "fio-sync-engine-iodepth",
+                "warning",
+                f"ioengine={engine} is synchronous: iodepth={depth} is silently capped at 1, so this is a QD1 result",
+                r"ioengine=\w*sync.*iodepth=|iodepth.*ioengine=\w*sync",
+            )
+        ]
+    return []
+
+
+def fio_direct_buffered_conflict(run: Run, ev: Evidence) -> list[Finding]:
+    """direct and buffered are one setting in fio (buffered=1 is direct=0): both on, or both off, contradict."""
+    direct, buffered = run.params.get("direct"), run.params.get("buffered")
+    if direct is None or buffered is None or direct != buffered:
+        return []
+    return [
+        ev.finding(
+            "fio-direct-buffered-conflict",
+            "warning",
+            f"direct={int(direct)} and buffered={int(buffered)} contradict each other; fio applies the last one, "
+            f"so this run is {run.params.get('io_mode')} I/O",
+            r"-direct=\d.*-buffered=\d|-buffered=\d.*-direct=\d",
+        )
+    ]
+
+
+def fio_latency_distribution_over_100(run: Run, ev: Evidence) -> list[Finding]:
+    found = []
+    for job in run.metrics.get("jobs", []):
+        total = sum(bucket["pct"] for bucket in job.get("lat_buckets") or [])
+        if total > 100.5:
+            found.append(
+                ev.finding(
+                    "fio-latency-over-100",
+                    "warning",
+                    f"the latency distribution adds up to {total:.2f}%: fio's buckets over-count at this queue depth, "
+                    "so read the percentages as relative, not exact",
+                    r"lat \((?:n|u|m)sec\)\s*:.*(?:\d{3,}\.\d+%|>=\d+=\d{3}\.)",
+                )
+            )
+    return found
+
+
+def fio_short_runtime(run: Run, ev: Evidence) -> list[Finding]:
+    asked = run.params.get("runtime_s")
+    if not asked or not run.params.get("time_based"):
+        return []
+    found = []
+    for name, data in _directions(run):
+        ran = (data.get("runtime_ms") or 0) / 1000
+        if ran and ran < asked * 0.9:
+            found.append(
+                ev.finding(
+                    "fio-short-runtime",
+                    "warning",
+                    f"{name} ran {ran:g} s of the {asked:g} s asked: the job stopped early",
+                    rf"\b{name}\s*:",
+                )
+            )
+    return found
+
+
+def fio_too_short(run: Run, ev: Evidence) -> list[Finding]:
+    runtimes = [(data.get("runtime_ms") or 0) / 1000 for _, data in _directions(run)]
+    if runtimes and max(runtimes) < 10:
+        return [
+            ev.finding(
+                "fio-short-run",
+                "info",
+                f"the run lasted {max(runtimes):g} s: under 10 s, caches and warm-up dominate",
+                r"(?:IOPS=|iops=)",
+            )
+        ]
+    return []
+
+
+def fio_bandwidth_vs_iops(run: Run, ev: Evidence) -> list[Finding]:
+    bs = run.params.get("bs_bytes")
+    if not bs:
+        return []
+    found = []
+    for name, data in _directions(run):
+        bw, iops = data.get("bw_bytes_per_s"), data.get("iops")
+        # fio rounds IOPS to 3 significant digits in text ("188k"): allow that, flag real mismatches.
+        if bw and iops and abs(bw - iops * bs) / bw > 0.1:
+            found.append(
+                ev.finding(
+                    "fio-bw-iops-mismatch",
+                    "warning",
+                    f"{name} bandwidth {units.format_bytes_per_s(bw)} is not IOPS x block size "
+                    f"({units.format_bytes_per_s(iops * bs)}): the block size is not what the parameters say",
+                    rf"\b{name}\s*:",
+                )
+            )
+    return found
+
+
+def fio_rwmix_split(run: Run, ev: Evidence) -> list[Finding]:
+    mix = run.params.get("rwmixread")
+    if mix is None or str(run.params.get("rw", "")) not in ("randrw", "rw", "readwrite"):
+        return []
+    totals = {name: sum(d.get("iops") or 0 for n, d in _directions(run) if n == name) for name in ("read", "write")}
+    both = totals["read"] + totals["write"]
+    if both and abs(100 * totals["read"] / both - mix) > 10:
+        return [
+            ev.finding(
+                "fio-rwmix-split",
+                "warning",
+                f"reads are {100 * totals['read'] / both:.0f}% of I/Os, not the {mix}% asked (rwmixread)",
+                r"rwmixread|\bread\s*:",
+            )
+        ]
+    return []
+
+
+def fio_errors(run: Run, ev: Evidence) -> list[Finding]:
+    found = []
+    for job in run.metrics.get("jobs", []):
+        if job.get("error"):
+            found.append(
+                ev.finding(
+                    "fio-error", "error", f"job {job.get('name')} ended with err={job['error']}", r"err=\s*[1-9]"
+                )
+            )
+    io_error = ev.finding("fio-io-error", "error", "fio reported I/O errors during the run", r"io_u error")
+    if io_error.evidence is not None:
+        found.append(io_error)
+    return found
+
+
+def fio_no_ramp(run: Run, ev: Evidence) -> list[Finding]:
+    if run.params.get("time_based") and not run.params.get("ramp_time_s") and run.format != "manual":
+        return [ev.finding("fio-no-ramp", "info", "no ramp_time: the first seconds (warm-up) are averaged in", None)]
+    return []
+
+
+def fio_buffered(run: Run, ev: Evidence) -> list[Finding]:
+    if run.params.get("io_mode") == "buffered" or (
+        run.params.get("direct") is False and run.params.get("io_mode") is None
+    ):
+        return [
+            ev.finding(
+                "fio-buffered-io",
+                "info",
+                "buffered I/O goes through the page cache: with a file smaller than RAM this measures memory, not disk",
+                None,
+            )
+        ]
+    return []
+
+
+def fio_tail_latency(run: Run, ev: Evidence) -> list[Finding]:
+    found = []
+    for name, data in _directions(run):
+        table = data.get("percentiles_ns") or {}
+        median, tail = table.get("50.00"), table.get("99.99")
+        if median and tail and tail > 100 * median:
+            found.append(
+                ev.finding(
+                    "fio-tail-latency",
+                    "info",
+                    f"{name} p99.99 is {tail / median:.0f}x the median: a long tail worth investigating",
+                    r"99\.99th=",
+                )
+            )
+    return found
+
+
+CHECKS: tuple[Check, ...] = (
+    fio_errors,
+    fio_sync_engine_depth,
+    fio_direct_buffered_conflict,
+    fio_latency_distribution_over_100,
+    fio_short_runtime,
+    fio_bandwidth_vs_iops,
+    fio_rwmix_split,
+    fio_too_short,
+    fio_no_ramp,
+    fio_buffered,
+    fio_tail_latency,
+)

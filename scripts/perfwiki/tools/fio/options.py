@@ -1,0 +1,126 @@
+"""fio options as people write them on the command line, normalised to params.
+
+`sudo fio --name=x --bs=4k --iodepth=4096 --rw=randread --direct=1 --runtime=1m`
+becomes {name, rw, bs_bytes, iodepth, ioengine, direct, runtime_s, ...}. Option
+values use fio's own conventions (sizes in kb_base 1024, times in seconds
+unless suffixed), converted by `units`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from ... import units
+from ...shell import basename, shell_words
+
+# The names fio is run by.
+COMMANDS = ("fio", "fio.exe")
+
+
+def _flag(value: str) -> bool:
+    return value.strip().lower() not in ("0", "false", "no", "off")
+
+
+# option name -> (param name, converter)
+_OPTIONS: dict[str, tuple[str, Callable[[str], Any]]] = {
+    "name": ("name", str),
+    "rw": ("rw", str),
+    "readwrite": ("rw", str),
+    "description": ("description", str),
+    "bssplit": ("bssplit", str),
+    "bs": ("bs_bytes", units.parse_fio_option_size),
+    "blocksize": ("bs_bytes", units.parse_fio_option_size),
+    "iodepth": ("iodepth", int),
+    "numjobs": ("numjobs", int),
+    "ioengine": ("ioengine", str),
+    "direct": ("direct", _flag),
+    "buffered": ("buffered", _flag),
+    "runtime": ("runtime_s", units.parse_fio_option_seconds),
+    "ramp_time": ("ramp_time_s", units.parse_fio_option_seconds),
+    "size": ("size_bytes", units.parse_fio_option_size),
+    "filesize": ("filesize_bytes", units.parse_fio_option_size),
+    "filename": ("filename", str),
+    "directory": ("directory", str),
+    "rwmixread": ("rwmixread", int),
+    "rwmixwrite": ("rwmixwrite", int),
+    "time_based": ("time_based", _flag),
+    "group_reporting": ("group_reporting", _flag),
+    "end_fsync": ("end_fsync", _flag),
+    "fsync": ("fsync", int),
+    "fdatasync": ("fdatasync", int),
+    "sync": ("sync", _flag),
+    "verify": ("verify", str),
+    "randrepeat": ("randrepeat", _flag),
+    "thread": ("thread", _flag),
+    "output-format": ("output_format", str),
+}
+
+# Options that are switches: `--time_based` alone means on.
+_SWITCHES = {"time_based", "group_reporting", "thread", "end_fsync", "randrepeat", "sync", "direct", "buffered"}
+
+
+def _words_after_fio(command: str) -> list[str]:
+    words = shell_words(command)
+    for index, word in enumerate(words):
+        if basename(word) in COMMANDS:
+            return words[index + 1 :]
+    return []
+
+
+def params_from_options(options: list[tuple[str, str | None]]) -> tuple[dict[str, Any], list[str]]:
+    """Params from (option, value) pairs, as a command line or a job file gives them.
+
+    A value of None is a bare switch (`--time_based`, or `time_based` in a job file).
+    """
+    params: dict[str, Any] = {}
+    warnings: list[str] = []
+    for key, value in options:
+        if key not in _OPTIONS:
+            continue
+        name, convert = _OPTIONS[key]
+        if value is None:
+            if key in _SWITCHES:
+                params[name] = True
+            continue
+        try:
+            params[name] = convert(value.strip())
+        except (units.UnitError, ValueError):
+            warnings.append(f"cannot read fio option {key}={value}")
+    if "size_bytes" not in params and "filesize_bytes" in params:
+        params["size_bytes"] = params["filesize_bytes"]
+    _effective_io_mode(options, params)
+    return params, warnings
+
+
+def _effective_io_mode(options: list[tuple[str, str | None]], params: dict[str, Any]) -> None:
+    """direct and buffered are one setting in fio (buffered=1 is direct=0): the last one given wins.
+
+    Sets params["io_mode"] to "direct" or "buffered". Flags that contradict each other
+    (both on, or both off) stay in params as given, for fio's checks to report.
+    """
+    mode = None
+    for key, value in options:
+        if key not in ("direct", "buffered"):
+            continue
+        on = value is None or _flag(value)
+        mode = ("direct" if on else "buffered") if key == "direct" else ("buffered" if on else "direct")
+    if mode is not None:
+        params["io_mode"] = mode
+
+
+def params_from_command(command: str) -> tuple[dict[str, Any], list[str]]:
+    """Params from a fio command line, and warnings for values that did not read."""
+    options: list[tuple[str, str | None]] = []
+    job_files: list[str] = []
+    for word in _words_after_fio(command):
+        if not word.startswith("-"):
+            job_files.append(word)
+            continue
+        # fio takes options with one dash or two: -direct=1 and --direct=1.
+        key, has_value, value = word.lstrip("-").partition("=")
+        options.append((key, value if has_value else None))
+    params, warnings = params_from_options(options)
+    if job_files:
+        params["job_files"] = job_files
+    return params, warnings

@@ -1,0 +1,255 @@
+"""What fio's pages show: per-direction results and latency tables, latency charts, badges."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ... import units
+from ...charts import MARGIN, figure
+from ...model import Run, slug
+from .report import DIRECTIONS
+
+
+def directions(run: Run) -> list[tuple[dict[str, Any], str, dict[str, Any]]]:
+    """(job, direction name, direction metrics) for every direction that did I/O."""
+    found = []
+    for job in run.metrics.get("jobs") or []:
+        for name in DIRECTIONS:
+            if name in job:
+                found.append((job, name, job[name]))
+    return found
+
+
+def _anchor(name: Any) -> str:
+    """An HTML id fragment from a job name such as "EBS 4K randwrite test" (ids have no spaces)."""
+    return slug(str(name)) or "job"
+
+
+def _text(value: Any) -> str | None:
+    return None if value is None else str(value)
+
+
+def _stats_row(name: str, stats: dict[str, Any] | None) -> list[str | None]:
+    if not stats:
+        return [name, None, None, None, None]
+    return [name] + [units.format_ns(stats.get(key)) for key in ("min", "mean", "max", "stdev")]
+
+
+def summary_cells(run: Run, metrics: dict[str, Any]) -> list[Any]:
+    """The numbers a reader compares first, for one direction: the runs table's cells."""
+    return [
+        run.params.get("rw"),
+        units.format_bytes(run.params.get("bs_bytes")),
+        _text(run.params.get("iodepth")),
+        units.format_count(metrics.get("iops")),
+        units.byte_quantity(metrics.get("bw_bytes_per_s"), "B/s"),
+        units.format_ns((metrics.get("clat_ns") or {}).get("mean")),
+        units.format_ns((metrics.get("percentiles_ns") or {}).get("99.00")),
+    ]
+
+
+def result_tables(run: Run) -> list[dict[str, Any]]:
+    """Results, latency and percentiles per job and direction; latency buckets and CPU per job; disk stats."""
+    tables: list[dict[str, Any]] = []
+    for job, direction, metrics in directions(run):
+        title = f"{direction} — job {job.get('name')}"
+        tables.append(
+            {
+                "title": f"Results: {title}",
+                "id": f"results-{_anchor(job.get('name'))}-{direction}",
+                "columns": ["Metric", "Value"],
+                "rows": [
+                    ["IOPS", units.format_count(metrics.get("iops"))],
+                    ["Bandwidth", units.byte_quantity(metrics.get("bw_bytes_per_s"), "B/s")],
+                    ["I/O", units.byte_quantity(metrics.get("io_bytes"), "B")],
+                    ["Runtime", units.format_ns(units.ms_to_ns(metrics.get("runtime_ms")))],
+                ],
+            }
+        )
+        tables.append(
+            {
+                "title": f"Latency: {title}",
+                "id": f"latency-{_anchor(job.get('name'))}-{direction}",
+                "columns": ["", "min", "mean", "max", "stdev"],
+                "rows": [_stats_row(kind, metrics.get(f"{kind}_ns")) for kind in ("slat", "clat", "lat")],
+            }
+        )
+        percentiles = metrics.get("percentiles_ns") or {}
+        if percentiles:
+            tables.append(
+                {
+                    "title": f"{metrics.get('percentiles_of', 'clat')} percentiles: {title}",
+                    "id": f"percentiles-{_anchor(job.get('name'))}-{direction}",
+                    "columns": ["Percentile", "Latency"],
+                    "rows": [[f"p{key}", units.format_ns(value)] for key, value in percentiles.items()],
+                }
+            )
+    for job in run.metrics.get("jobs") or []:
+        tables.extend(_job_tables(job))
+    disks = run.metrics.get("disks") or []
+    if disks:
+        tables.append(
+            {
+                "title": "Disk stats",
+                "id": "disks",
+                "columns": ["Device", "read ios", "write ios", "read ticks", "write ticks", "util"],
+                "rows": [
+                    [
+                        disk["name"],
+                        _text(disk.get("read_ios")),
+                        _text(disk.get("write_ios")),
+                        _text(disk.get("read_ticks")),
+                        _text(disk.get("write_ticks")),
+                        None if disk.get("util_pct") is None else f"{disk['util_pct']:.2f}%",
+                    ]
+                    for disk in disks
+                ],
+            }
+        )
+    return tables
+
+
+def _job_tables(job: dict[str, Any]) -> list[dict[str, Any]]:
+    tables = []
+    name = job.get("name")
+    buckets = job.get("lat_buckets") or []
+    if buckets:
+        rows = []
+        for bucket in buckets:
+            edge = (
+                "≤ " + units.format_ns(bucket["le_ns"])
+                if "le_ns" in bucket
+                else "≥ " + units.format_ns(bucket["ge_ns"])
+            )
+            rows.append([edge, f"{bucket['pct']:.2f}%"])
+        total = sum(bucket["pct"] for bucket in buckets)
+        rows.append(["total", f"{total:.2f}%"])
+        tables.append(
+            {
+                "title": f"Latency distribution: job {name}",
+                "id": f"buckets-{_anchor(name)}",
+                "columns": ["Latency", "Share of I/Os"],
+                "rows": rows,
+            }
+        )
+    cpu = job.get("cpu")
+    if cpu:
+        tables.append(
+            {
+                "title": f"CPU: job {name}",
+                "id": f"cpu-{_anchor(name)}",
+                "columns": ["usr", "sys", "ctx", "majf", "minf"],
+                "rows": [
+                    [
+                        f"{cpu['usr_pct']:.2f}%",
+                        f"{cpu['sys_pct']:.2f}%",
+                        str(cpu["ctx"]),
+                        str(cpu["majf"]),
+                        str(cpu["minf"]),
+                    ]
+                ],
+            }
+        )
+    return tables
+
+
+def run_charts(run: Run) -> list[dict[str, Any]]:
+    """Completion-latency percentiles of every direction, and the first job's latency distribution."""
+    ladder = percentile_ladder(
+        [
+            (f"{direction} ({job.get('name')})", metrics.get("percentiles_ns") or {})
+            for job, direction, metrics in directions(run)
+        ],
+        "chart-percentiles",
+    )
+    buckets = bucket_histogram(
+        [(str(job.get("name")), job.get("lat_buckets") or []) for job in run.metrics.get("jobs", [])][:1],
+        "chart-buckets",
+    )
+    return [chart for chart in (ladder, buckets) if chart]
+
+
+def _ns_scale(values: list[float]) -> tuple[float, str]:
+    """The display unit for a set of latencies: the largest that keeps the biggest >= 1."""
+    top = max(values) if values else 0
+    for unit, factor in (("s", 1e9), ("ms", 1e6), ("µs", 1e3)):
+        if top >= factor:
+            return factor, unit
+    return 1.0, "ns"
+
+
+def percentile_ladder(series: list[tuple[str, dict[str, float]]], chart_id: str) -> dict[str, Any] | None:
+    """fio completion-latency percentiles (p1 ... p99.99), one line per run or environment."""
+    series = [(name, table) for name, table in series if table]
+    if not series:
+        return None
+    keys = sorted({key for _, table in series for key in table}, key=float)
+    factor, unit = _ns_scale([value for _, table in series for value in table.values()])
+    traces = [
+        {
+            "type": "scatter",
+            "name": name,
+            "x": [f"p{key}" for key in keys],
+            "y": [table[key] / factor if key in table else None for key in keys],
+            "mode": "lines+markers",
+            "hovertemplate": "%{x}: %{y:.4g} " + unit + "<extra>" + name + "</extra>",
+        }
+        for name, table in series
+    ]
+    rows = [[f"p{key}"] + [units.format_ns(table.get(key)) for _, table in series] for key in keys]
+    return {
+        "id": chart_id,
+        "title": "Completion latency percentiles",
+        "spec": figure(
+            traces,
+            yaxis={"title": {"text": f"completion latency ({unit})"}, "type": "log"},
+            xaxis={"type": "category"},
+            margin=MARGIN,
+            legend={"orientation": "h"},
+            showlegend=len(series) > 1,
+        ),
+        "table": {"columns": ["Percentile"] + [name for name, _ in series], "rows": rows},
+    }
+
+
+def _bucket_label(bucket: dict[str, Any]) -> str:
+    if "ge_ns" in bucket:
+        return f"≥ {units.format_ns(bucket['ge_ns'])}"
+    return f"≤ {units.format_ns(bucket['le_ns'])}"
+
+
+def bucket_histogram(series: list[tuple[str, list[dict[str, Any]]]], chart_id: str) -> dict[str, Any] | None:
+    """fio's latency distribution (share of I/Os per bucket), overlaid across runs."""
+    series = [(name, buckets) for name, buckets in series if buckets]
+    if not series:
+        return None
+    edges: dict[str, float] = {}
+    for _, buckets in series:
+        for bucket in buckets:
+            edges[_bucket_label(bucket)] = bucket.get("le_ns", bucket.get("ge_ns", 0)) + (
+                0.5 if "ge_ns" in bucket else 0
+            )
+    labels = sorted(edges, key=edges.get)
+    traces = []
+    for name, buckets in series:
+        share = {_bucket_label(bucket): bucket["pct"] for bucket in buckets}
+        traces.append({"type": "bar", "name": name, "x": labels, "y": [share.get(label, 0) for label in labels]})
+    rows = [
+        [label]
+        + [next((f"{b['pct']:.2f}%" for b in buckets if _bucket_label(b) == label), None) for _, buckets in series]
+        for label in labels
+    ]
+    return {
+        "id": chart_id,
+        "title": "Latency distribution",
+        "spec": figure(
+            traces,
+            barmode="group",
+            yaxis={"title": {"text": "% of I/Os"}, "ticksuffix": "%"},
+            xaxis={"type": "category"},
+            margin=MARGIN,
+            legend={"orientation": "h"},
+            showlegend=len(series) > 1,
+        ),
+        "table": {"columns": ["Latency"] + [name for name, _ in series], "rows": rows},
+    }

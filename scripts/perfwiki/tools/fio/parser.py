@@ -1,0 +1,680 @@
+"""fio normal (human-readable) text output, fio 2.17 and later (3.x), and the dispatch to the other formats.
+
+Why this module is over 400 lines: fio's text output has a dozen kinds of line that
+changed wording and units across versions (2.0 to 3.x), and one state machine
+(`_Parser`) reads them all; split up, each piece would need that machine's state.
+`parse` sends JSON to json_output.py and terse lines to terse.py.
+
+A real input (seed 000, fio-3.1, abridged)::
+
+    sequential_write_bandwidth_test: (g=0): rw=write, bs=(R) 1024KiB-1024KiB, (W) 1024KiB-1024KiB, (T) 1024KiB-1024KiB, ioengine=libaio, iodepth=4096
+    fio-3.1
+    Starting 1 process
+    sequential_write_bandwidth_test: (groupid=0, jobs=1): err= 0: pid=10944: Thu Jul 12 16:09:58 2018
+      write: IOPS=872, BW=927MiB/s (972MB/s)(54.5GiB/60249msec)
+        slat (usec): min=124, max=11720, avg=1139.54, stdev=1007.79
+        clat (msec): min=247, max=7027, avg=4476.22, stdev=1759.98
+         lat (msec): min=250, max=7028, avg=4477.33, stdev=1760.32
+        clat percentiles (msec):
+         |  1.00th=[ 1183],  5.00th=[ 2668], 10.00th=[ 2702], 20.00th=[ 2769],
+         | 99.99th=[ 7013]
+       bw (  KiB/s): min=419096, max=1709402, per=94.23%, avg=894157.55, stdev=391496.27, samples=119
+       iops        : min=  409, max= 1669, avg=872.80, stdev=382.28, samples=119
+      lat (msec)   : 250=0.01%, 500=0.29%, 750=0.28%, 1000=0.29%, 2000=1.17%
+      lat (msec)   : >=2000=104.16%
+      cpu          : usr=5.27%, sys=11.27%, ctx=39050, majf=0, minf=20
+      IO depths    : 1=0.1%, 2=0.1%, 4=0.1%, 8=0.1%, 16=0.1%, 32=0.1%, >=64=106.1%
+         issued rwt: total=0,52572,0, short=0,0,0, dropped=0,0,0
+    Run status group 0 (all jobs):
+      WRITE: bw=927MiB/s (972MB/s), 927MiB/s-927MiB/s (972MB/s-972MB/s), io=54.5GiB (58.5GB), run=60249-60249msec
+    Disk stats (read/write):
+      nvme10n1: ios=60/446640, merge=0/0, ticks=3/64519554, in_queue=64532536, util=96.82%
+
+Output of `parse(text)`: a list of `FioReport`, one per fio invocation found,
+each with `metrics` in the v1 schema::
+
+    jobs: [{name, groupid, jobs, error, error_text, pid,
+            read|write|trim|mixed: {iops, bw_bytes_per_s, io_bytes, runtime_ms,
+                                    slat_ns, clat_ns, lat_ns: {min, max, mean, stdev},
+                                    percentiles_ns: {"99.00": ns, ...}, percentiles_of,
+                                    bw_samples: {min, max, mean, stdev, per_pct, samples},
+                                    iops_samples: {min, max, mean, stdev, samples}},
+            lat_buckets: [{le_ns, pct} | {ge_ns, pct}],
+            cpu: {usr_pct, sys_pct, ctx, majf, minf},
+            io_depths_pct: {"1": pct, ..., ">=64": pct},
+            issued: {total: [r, w, t(, s)], short: [...], dropped: [...]}}]
+    groups: [{id, read|write|trim|mixed: {bw_bytes_per_s, bw_min_bytes_per_s,
+              bw_max_bytes_per_s, io_bytes, run_min_ms, run_max_ms}}]
+    disks: [{name, read_ios, write_ios, read_merge, write_merge, read_ticks,
+             write_ticks, in_queue, util_pct, aggr: {...}?}]
+
+Units follow what each line says: the latency unit is read per line, the
+percentile unit from its own header (it can differ from the clat line above),
+sizes by their IEC or SI prefix. Values are what fio printed: "IOPS=188k" is
+188000, not the more precise average on the `iops :` line.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from ... import units
+from . import json_output, terse
+from .options import params_from_command, params_from_options
+from .report import PSHARED_NOTICE, FioReport, fio_message
+
+_VERSION = re.compile(r"^\s*(?:fio-)?(?P<v>\d+\.\d+(?:\.\d+)?(?:-[\w.-]+)?)\s*$")
+_JOB_HEADER = re.compile(
+    r"^(?P<name>\S.*?): \(g=(?P<g>\d+)\): rw=(?P<rw>\w+), bs=(?P<bs>.*?), "
+    r"ioengine=(?P<engine>[^,]+), iodepth=(?P<qd>\d+)\s*$"
+)
+_STARTING = re.compile(r"^\s*Starting \d+ (?:process|thread)")
+_RESULT_HEADER = re.compile(
+    r"^(?P<name>.+?): \(groupid=(?P<g>\d+), jobs=(?P<jobs>\d+)\): "
+    r"err=\s*(?P<err>\d+)(?: \((?P<errtext>.*)\))?: pid=(?P<pid>\d+)(?::\s*(?P<date>.*?))?\s*$"
+)
+# fio 2.0-2.16: "  write: io=1024.0MB, bw=48273KB/s, iops=12068, runt= 21722msec"
+_DIRECTION_2X = re.compile(
+    r"^\s*(?P<dir>read|write|trim|mixed)\s*: io=(?P<io>[^,]+?)\s*, bw=(?P<bw>[^,]+?)\s*, "
+    r"iops=(?P<iops>[\d.]+[KMG]?)\s*, runt=\s*(?P<runt>\d+)msec\s*$"
+)
+_DIRECTION = re.compile(
+    r"^\s*(?P<dir>read|write|trim|mixed)\s*: IOPS=(?P<iops>[\d.]+[kMG]?), "
+    r"BW=(?P<bw>[^ (]+) \((?P<bw_alt>[^)]+)\)\((?P<io>[^/]+)/(?P<runt>\d+)msec\)(?P<rest>.*)$"
+)
+_LATENCY = re.compile(
+    r"^\s*(?P<kind>slat|clat|lat|sync) \((?P<unit>[num]?sec)\): min=\s*(?P<min>[\d.]+[kKMG]?)\s*,\s*"
+    r"max=\s*(?P<max>[\d.]+[kKMG]?)\s*,\s*avg=\s*(?P<avg>[\d.]+)\s*,\s*stdev=\s*(?P<stdev>[\d.]+)\s*$"
+)
+_PERCENTILE_HEADER = re.compile(r"^\s*(?P<kind>clat|lat|slat|sync) percentiles \((?P<unit>[num]?sec)\):\s*$")
+_PERCENTILE_ROW = re.compile(r"^\s*\|(?P<body>.*)$")
+_PERCENTILE_ENTRY = re.compile(r"(?P<p>\d+\.\d+)th=\[\s*(?P<v>\d+)\]")
+_BW_SAMPLES = re.compile(
+    r"^\s*bw \(\s*(?P<unit>[KMG]i?B|[kKMG]i?bit|B)\s*/s\)\s*: min=\s*(?P<min>\d+)\s*, max=\s*(?P<max>\d+)\s*, "
+    r"per=\s*(?P<per>[\d.]+)%, avg=\s*(?P<avg>[\d.]+), stdev=\s*(?P<stdev>[\d.]+)(?:, samples=\s*(?P<n>\d+))?\s*$"
+)
+_IOPS_SAMPLES = re.compile(
+    r"^\s*iops\s*: min=\s*(?P<min>\d+), max=\s*(?P<max>\d+), avg=\s*(?P<avg>[\d.]+), "
+    r"stdev=\s*(?P<stdev>[\d.]+)(?:, samples=\s*(?P<n>\d+))?\s*$"
+)
+_LAT_BUCKETS = re.compile(r"^\s*lat \((?P<unit>[num]sec)\)\s*: (?P<body>.*)$")
+_BUCKET = re.compile(r"(?P<ge>>=)?(?P<k>\d+)=(?P<pct>[\d.]+)%")
+_CPU = re.compile(
+    r"^\s*cpu\s*: usr=(?P<usr>[\d.]+)%, sys=(?P<sys>[\d.]+)%, ctx=(?P<ctx>\d+), "
+    r"majf=(?P<majf>\d+), minf=(?P<minf>\d+)\s*$"
+)
+_DEPTHS = re.compile(r"^\s*(?P<kind>IO depths|submit|complete)\s*: (?P<body>.*)$")
+_ISSUED = re.compile(
+    r"^\s*issued rwts?: total=(?P<total>[\d,]+?),? short=(?P<short>[\d,]+?),? dropped=(?P<dropped>[\d,]+)\s*$"
+)
+_ISSUED_2X = re.compile(
+    r"^\s*issued\s*: total=r=(?P<r>\d+)/w=(?P<w>\d+)/d=(?P<d>\d+), short=r=(?P<sr>\d+)/w=(?P<sw>\d+)/d=(?P<sd>\d+)"
+    r"(?:, drop=r=(?P<dr>\d+)/w=(?P<dw>\d+)/d=(?P<dd>\d+))?\s*$"
+)
+_SYNC_HEADER = re.compile(r"^\s*fsync/fdatasync/sync_file_range(?:/syncfs)?:\s*$")
+_ERRORS = re.compile(r"^\s*errors\s*: total=(?P<total>\d+), first_error=(?P<first>\d+)/<(?P<text>[^>]*)>\s*$")
+_STEADYSTATE = re.compile(r"^\s*steadystate\s*: attained=(?P<attained>\w+)")
+_LATENCY_TARGET = re.compile(r"^\s*latency\s*: target=")
+_RUN_STATUS = re.compile(r"^\s*Run status group (?P<g>\d+) \(all jobs\):\s*$")
+_GROUP_LINE = re.compile(
+    r"^\s*(?P<dir>READ|WRITE|TRIM|MIXED): bw=(?P<bw>\S+) \((?P<bw_alt>[^)]+)\), "
+    r"(?P<min>\S+)-(?P<max>\S+) \((?P<min_alt>[^-]+)-(?P<max_alt>[^)]+)\), "
+    r"io=(?P<io>\S+) \((?P<io_alt>[^)]+)\), run=(?P<rmin>\d+)-(?P<rmax>\d+)msec\s*$"
+)
+# fio 2.0-2.16: "  WRITE: io=1024.0MB, aggrb=48272KB/s, minb=..., maxb=..., mint=21722msec, maxt=21722msec"
+_GROUP_LINE_2X = re.compile(
+    r"^\s*(?P<dir>READ|WRITE|TRIM|MIXED): io=(?P<io>[^,]+?)\s*, aggrb=(?P<bw>[^,]+?)\s*, minb=(?P<min>[^,]+?)\s*, "
+    r"maxb=(?P<max>[^,]+?)\s*, mint=(?P<rmin>\d+)msec, maxt=(?P<rmax>\d+)msec\s*$"
+)
+# A job file shown in the text: "[global]", "[iometer]", "rw=randrw", "time_based".
+_JOBFILE_SECTION = re.compile(r"^\s*\[(?P<name>[^\]\s][^\]]*)\]\s*$")
+_JOBFILE_OPTION = re.compile(r"^\s*(?P<key>[a-z_]+)\s*(?:=\s*(?P<value>.*?))?\s*$")
+# A short line of the author's between reports names the next one ("direct sync").
+_MAX_LABEL_CHARS = 60
+_DISK_HEADER = re.compile(r"^\s*Disk stats \(read/write\):\s*$")
+_DISK_LINE = re.compile(r"^\s*(?P<name>[^\s:]+): (?P<body>ios=.*)$")
+# Lines fio prints that carry nothing we report; recognised so that anything
+# else can be flagged instead of silently dropped.
+_NOISE = [
+    re.compile(r"^\s*Jobs: \d+"),
+    re.compile(r"^\s*\.\.\.\s*$"),
+    re.compile(r"^\s*\S+: Laying out IO file"),
+    re.compile(r"^\s*Description\s*: \["),
+]
+
+
+def detect(text: str) -> float:
+    """Confidence that `text` is fio output, in any of its formats."""
+    if re.search(r"\(groupid=\d+, jobs=\d+\)", text) or re.search(r'"fio version"\s*:', text):
+        return 1.0
+    if re.search(terse.TERSE_LINE.pattern, text, re.M):
+        return 0.9
+    if re.search(r"^\s*fio-\d+\.\d+", text, re.M) or re.search(r"\(g=\d+\): rw=", text):
+        return 0.6
+    return 0.0
+
+
+def _latency(match: re.Match[str]) -> dict[str, units.Number]:
+    unit = match["unit"]
+    return {
+        "min": units.to_ns(match["min"], unit),
+        "max": units.to_ns(match["max"], unit),
+        "mean": units.to_ns(match["avg"], unit),
+        "stdev": units.to_ns(match["stdev"], unit),
+    }
+
+
+def _bs_from_header(text: str) -> int | None:
+    """bs_bytes of the read range when it is one size.
+
+    2.19+: '(R) 1024KiB-1024KiB, (W) ...'; 2.17-2.18: '4096B-4096B,4096B-4096B,...';
+    before 2.17: '4K-4K/4K-4K/4K-4K' with K meaning 1024.
+    """
+    match = re.match(r"(?:\(R\) )?(?P<lo>[^-,/\s]+)-(?P<hi>[^-,/\s]+)", text)
+    if not match or match["lo"] != match["hi"]:
+        return None
+    # '4K' and '4096B' read as fio option sizes (K = 1024); '16.0KiB' and '16.4kB' say their base.
+    for parse_size in (units.parse_fio2_size, units.parse_size):
+        try:
+            return int(parse_size(match["lo"]))
+        except units.UnitError:
+            continue
+    return None
+
+
+def _is_legacy(version: str) -> bool:
+    """True for fio versions before 2.17, whose text output uses the old formats."""
+    numbers = re.match(r"(\d+)\.(\d+)", version)
+    return bool(numbers) and (int(numbers[1]), int(numbers[2])) < (2, 17)
+
+
+def _counts(text: str) -> list[int]:
+    return [int(value) for value in text.split(",") if value != ""]
+
+
+_STAT_GROUPS = (("min", "min"), ("max", "max"), ("mean", "avg"), ("stdev", "stdev"))
+
+
+def _bw_samples(match: re.Match[str], legacy: bool) -> dict[str, units.Number]:
+    # Before 2.17 "KB"/"MB" mean KiB/MiB; from 2.17 fio spells IEC and SI out.
+    factor = (units.parse_fio2_size if legacy else units.parse_size)("1" + match["unit"])
+    samples = {key: units.scaled(match[group], factor) for key, group in _STAT_GROUPS}
+    samples["per_pct"] = float(match["per"])
+    if match["n"]:
+        samples["samples"] = int(match["n"])
+    return samples
+
+
+_DISK_PERCENT = re.compile(r"(\d+(?:\.\d+)?)%")
+_DISK_PAIR = re.compile(r"(\d+)/(\d+)")
+
+
+def _disk(match: re.Match[str]) -> dict[str, Any]:
+    disk: dict[str, Any] = {"name": match["name"]}
+    aggregate: dict[str, Any] = {}
+    for pair in match["body"].split(","):
+        if "=" not in pair:
+            continue
+        key, value = (part.strip() for part in pair.split("=", 1))
+        target = disk
+        if key.startswith(("aggr", "agg")):
+            target = aggregate
+            key = key[4:] if key.startswith("aggr") else key[3:]
+        # A value that is not a number (a paste cut or garbled mid-line) is left out, not guessed.
+        if key == "util" and (percent := _DISK_PERCENT.fullmatch(value)):
+            target["util_pct"] = float(percent[1])
+        elif pair_ := _DISK_PAIR.fullmatch(value):
+            target[f"read_{key}"] = int(pair_[1])
+            target[f"write_{key}"] = int(pair_[2])
+        elif value.isdigit():
+            target[key] = int(value)
+    if aggregate:
+        disk["aggr"] = aggregate
+    return disk
+
+
+class _Parser:
+    """A line-by-line state machine over one segment's output."""
+
+    def __init__(self, lines: list[str]):
+        self.lines = lines
+        self.reports: list[FioReport] = []
+        self.report: FioReport | None = None
+        self.job: dict[str, Any] | None = None
+        self.direction: dict[str, Any] | None = None
+        self.percentiles: tuple[dict[str, Any], str] | None = None
+        self.group: dict[str, Any] | None = None
+        self.section = "preamble"  # preamble | job | status | disks
+        self.legacy = False  # fio before 2.17: other line formats, KB meaning KiB
+        self.job_file: dict[str, list[tuple[str, str | None]]] = {}
+        self.job_file_section: str | None = None
+        self.pending_label: str | None = None
+
+    def run(self) -> list[FioReport]:
+        for index, line in enumerate(self.lines):
+            self.feed(index, line)
+        self._close()
+        return self.reports
+
+    def _open(self, index: int, may_start_new: bool = True) -> FioReport:
+        """The report a line belongs to; a finished report is followed by a new one."""
+        finished = self.section in ("status", "disks") and self._completed()
+        if self.report is None or (may_start_new and finished):
+            self._close()
+            self.report = FioReport(line_start=index, line_end=index, label=self.pending_label)
+            self.report.job_file = self.job_file
+            self.reports.append(self.report)
+            self.section = "preamble"
+            self.pending_label = None
+        return self.report
+
+    def _completed(self) -> bool:
+        return bool(self.report and self.report.groups)
+
+    def _close(self) -> None:
+        self.job = self.direction = self.percentiles = self.group = None
+
+    def feed(self, index: int, line: str) -> None:
+        if not line.strip():
+            self.percentiles = None
+            return
+        if self.percentiles and _PERCENTILE_ROW.match(line):
+            self._percentile_row(line)
+            self.report.line_end = index
+            return
+        self.percentiles = None
+        for handler in (
+            self._version,
+            self._job_header,
+            self._result_header,
+            self._direction,
+            self._latency,
+            self._percentile_header,
+            self._samples,
+            self._job_line,
+            self._status,
+            self._disks,
+        ):
+            if handler(index, line):
+                if self.report is not None:
+                    self.report.line_end = max(self.report.line_end, index)
+                return
+        if any(pattern.match(line) for pattern in _NOISE) or _STARTING.match(line):
+            return
+        message = fio_message(line)
+        if message:
+            # fio's own messages (errors, queue-depth notes) belong to the run.
+            self._open(index).warnings.append(message)
+            return
+        if PSHARED_NOTICE.match(line):
+            return
+        between_reports = self.report is None or (self.section in ("status", "disks") and self._completed())
+        if between_reports:
+            self._between_reports(line)
+        elif self.section != "preamble":
+            self.report.warnings.append(f"line not understood: {line.strip()}")
+
+    def _between_reports(self, line: str) -> None:
+        """Text before a report: a job file, or the author's words naming the next run."""
+        section = _JOBFILE_SECTION.match(line)
+        if section:
+            self.job_file_section = section["name"]
+            self.job_file = {**self.job_file, section["name"]: []}
+            return
+        stripped = line.strip()
+        option = _JOBFILE_OPTION.match(line)
+        if self.job_file_section and option and not stripped.startswith(("#", ";")):
+            self.job_file[self.job_file_section].append((option["key"], option["value"]))
+            return
+        if stripped.startswith(("#", ";")) or not re.search(r"\w", stripped):
+            return  # job-file comments and ===== rulers
+        self.job_file_section = None
+        if len(stripped) <= _MAX_LABEL_CHARS:
+            self.pending_label = stripped
+
+    # -- preamble -----------------------------------------------------------
+    def _version(self, index: int, line: str) -> bool:
+        match = _VERSION.match(line)
+        if not match:
+            return False
+        report = self._open(index)
+        report.tool_version = match["v"]
+        self.legacy = _is_legacy(match["v"])
+        return True
+
+    def _job_header(self, index: int, line: str) -> bool:
+        match = _JOB_HEADER.match(line.strip())
+        if not match:
+            return False
+        report = self._open(index)
+        report.headers.append(
+            {
+                "name": match["name"],
+                "groupid": int(match["g"]),
+                "rw": match["rw"],
+                "bs_bytes": _bs_from_header(match["bs"]),
+                "bs_text": match["bs"],
+                "ioengine": match["engine"],
+                "iodepth": int(match["qd"]),
+            }
+        )
+        return True
+
+    # -- per-job blocks -----------------------------------------------------
+    def _result_header(self, index: int, line: str) -> bool:
+        match = _RESULT_HEADER.match(line.strip())
+        if not match:
+            return False
+        report = self._open(index)
+        self.section = "job"
+        self.direction = None
+        self.job = {
+            "name": match["name"],
+            "groupid": int(match["g"]),
+            "jobs": int(match["jobs"]),
+            "error": int(match["err"]),
+            "pid": int(match["pid"]),
+        }
+        if match["errtext"]:
+            self.job["error_text"] = match["errtext"]
+        report.jobs.append(self.job)
+        report.job_lines.append(index)
+        return True
+
+    def _direction(self, index: int, line: str) -> bool:
+        if self.job is None:
+            return False
+        old = _DIRECTION_2X.match(line)
+        if old:
+            self.direction = {
+                "iops": units.parse_count(old["iops"]),
+                "bw_bytes_per_s": units.parse_fio2_rate(old["bw"]),
+                "io_bytes": units.parse_fio2_size(old["io"]),
+                "runtime_ms": int(old["runt"]),
+            }
+            self.job[old["dir"]] = self.direction
+            self.legacy = True
+            return True
+        match = _DIRECTION.match(line)
+        if not match:
+            return False
+        self.direction = {
+            "iops": units.parse_count(match["iops"]),
+            "bw_bytes_per_s": units.parse_rate(match["bw"]),
+            "io_bytes": units.parse_size(match["io"]),
+            "runtime_ms": int(match["runt"]),
+        }
+        rest = match["rest"]
+        zone = re.search(r"(\d+) zone resets", rest)
+        if zone:
+            self.direction["zone_resets"] = int(zone.group(1))
+        cache = re.search(r"Cachehit=([\d.]+)%", rest)
+        if cache:
+            self.direction["cachehit_pct"] = float(cache.group(1))
+        self.job[match["dir"]] = self.direction
+        return True
+
+    def _latency(self, index: int, line: str) -> bool:
+        match = _LATENCY.match(line)
+        if not match or self.job is None:
+            return False
+        if match["kind"] == "sync":
+            self.job.setdefault("sync", {})["lat_ns"] = _latency(match)
+        elif self.direction is not None:
+            self.direction[f"{match['kind']}_ns"] = _latency(match)
+        return True
+
+    def _percentile_header(self, index: int, line: str) -> bool:
+        match = _PERCENTILE_HEADER.match(line)
+        if not match or self.job is None:
+            return False
+        if match["kind"] == "sync":
+            target = self.job.setdefault("sync", {})
+        elif self.direction is not None:
+            target = self.direction
+            target["percentiles_of"] = match["kind"]
+        else:
+            return False
+        target["percentiles_ns"] = {}
+        self.percentiles = (target["percentiles_ns"], match["unit"])
+        return True
+
+    def _percentile_row(self, line: str) -> None:
+        table, unit = self.percentiles
+        for entry in _PERCENTILE_ENTRY.finditer(line):
+            table[f"{float(entry['p']):.2f}"] = units.to_ns(entry["v"], unit)
+
+    def _samples(self, index: int, line: str) -> bool:
+        if self.direction is None:
+            return False
+        match = _BW_SAMPLES.match(line)
+        if match:
+            self.direction["bw_samples"] = _bw_samples(match, self.legacy)
+            return True
+        match = _IOPS_SAMPLES.match(line)
+        if match:
+            samples: dict[str, Any] = {
+                "min": int(match["min"]),
+                "max": int(match["max"]),
+                "mean": float(match["avg"]),
+                "stdev": float(match["stdev"]),
+            }
+            if match["n"]:
+                samples["samples"] = int(match["n"])
+            self.direction["iops_samples"] = samples
+            return True
+        return False
+
+    def _job_line(self, index: int, line: str) -> bool:
+        """Per-job lines after the direction blocks: distribution, cpu, depths, issued."""
+        if self.job is None:
+            return False
+        match = _LAT_BUCKETS.match(line)
+        if match:
+            buckets = self.job.setdefault("lat_buckets", [])
+            for entry in _BUCKET.finditer(match["body"]):
+                edge = units.to_ns(entry["k"], match["unit"])
+                key = "ge_ns" if entry["ge"] else "le_ns"
+                buckets.append({key: edge, "pct": float(entry["pct"])})
+            return True
+        match = _CPU.match(line)
+        if match:
+            self.job["cpu"] = {
+                "usr_pct": float(match["usr"]),
+                "sys_pct": float(match["sys"]),
+                "ctx": int(match["ctx"]),
+                "majf": int(match["majf"]),
+                "minf": int(match["minf"]),
+            }
+            return True
+        match = _DEPTHS.match(line)
+        if match:
+            key = {"IO depths": "io_depths_pct", "submit": "submit_pct", "complete": "complete_pct"}[match["kind"]]
+            self.job[key] = {
+                (">=" if entry["ge"] else "") + entry["k"]: float(entry["pct"])
+                for entry in _BUCKET.finditer(match["body"])
+            }
+            return True
+        match = _ISSUED.match(line)
+        if match:
+            self.job["issued"] = {
+                "total": _counts(match["total"]),
+                "short": _counts(match["short"]),
+                "dropped": _counts(match["dropped"]),
+            }
+            return True
+        match = _ISSUED_2X.match(line)
+        if match:
+            issued = {
+                "total": [int(match[k]) for k in ("r", "w", "d")],
+                "short": [int(match[k]) for k in ("sr", "sw", "sd")],
+            }
+            if match["dr"] is not None:
+                issued["dropped"] = [int(match[k]) for k in ("dr", "dw", "dd")]
+            self.job["issued"] = issued
+            return True
+        if _SYNC_HEADER.match(line):
+            self.direction = None  # the sync lines that follow belong to the job, not a direction
+            self.job.setdefault("sync", {})
+            return True
+        match = _ERRORS.match(line)
+        if match:
+            self.job["errors"] = {
+                "total": int(match["total"]),
+                "first_error": int(match["first"]),
+                "text": match["text"],
+            }
+            return True
+        match = _STEADYSTATE.match(line)
+        if match:
+            self.job["steadystate_attained"] = match["attained"] == "yes"
+            return True
+        if _LATENCY_TARGET.match(line):
+            return True
+        return False
+
+    # -- summaries ----------------------------------------------------------
+    def _status(self, index: int, line: str) -> bool:
+        match = _RUN_STATUS.match(line)
+        if match:
+            report = self._open(index, may_start_new=False)
+            self.section = "status"
+            self.job = self.direction = None
+            self.group = {"id": int(match["g"])}
+            report.groups.append(self.group)
+            return True
+        if self.group is None:
+            return False
+        for pattern, rate, size in (
+            (_GROUP_LINE_2X, units.parse_fio2_rate, units.parse_fio2_size),
+            (_GROUP_LINE, units.parse_rate, units.parse_size),
+        ):
+            match = pattern.match(line)
+            if match:
+                self.group[match["dir"].lower()] = {
+                    "bw_bytes_per_s": rate(match["bw"]),
+                    "bw_min_bytes_per_s": rate(match["min"]),
+                    "bw_max_bytes_per_s": rate(match["max"]),
+                    "io_bytes": size(match["io"]),
+                    "run_min_ms": int(match["rmin"]),
+                    "run_max_ms": int(match["rmax"]),
+                }
+                return True
+        return False
+
+    def _disks(self, index: int, line: str) -> bool:
+        if _DISK_HEADER.match(line):
+            self._open(index, may_start_new=False)
+            self.section = "disks"
+            return True
+        if self.section != "disks":
+            return False
+        match = _DISK_LINE.match(line)
+        if not match:
+            return False
+        self.report.disks.append(_disk(match))
+        return True
+
+
+def parse(text: str) -> list[FioReport]:
+    """Every fio invocation in one segment's output (usually one), in whatever format. Pure.
+
+    One run printed in several formats at once (`--output-format=terse,json,normal`)
+    is kept once, from the richest: JSON, then normal text, then terse.
+    """
+    documents = json_output.parse(text)
+    lines = text.split("\n")
+    for document in documents:  # hide JSON from the text parser, keeping line numbers
+        lines[document.line_start : document.line_end + 1] = [""] * (document.line_end - document.line_start + 1)
+    terse_reports = terse.parse("\n".join(lines))
+    for report in terse_reports:
+        lines[report.line_start : report.line_end + 1] = [""] * (report.line_end - report.line_start + 1)
+    text_reports = _parse_text(lines)
+    if documents or terse_reports:
+        # fio's messages before a JSON document or terse lines are their preamble (kept as
+        # warnings there), not a text report of their own.
+        text_reports = [report for report in text_reports if report.jobs]
+    kept: list[FioReport] = []
+    # A kept report absorbs at most one copy of itself per other format.
+    absorbed: set[tuple[int, str]] = set()
+    for report in documents + text_reports + terse_reports:
+        twin = next(
+            (
+                i
+                for i, other in enumerate(kept)
+                if (i, report.format) not in absorbed and _same_run_other_format(report, other)
+            ),
+            None,
+        )
+        if twin is None:
+            kept.append(report)
+        else:
+            absorbed.add((twin, report.format))
+    return sorted(kept, key=lambda report: report.line_start)
+
+
+def _same_run_other_format(one: FioReport, other: FioReport) -> bool:
+    """The same jobs printed in another format by the same fio invocation."""
+    if one.format == other.format or (one.format.startswith("json") and other.format.startswith("json")):
+        return False
+    names = [job["name"] for job in one.jobs]
+    return bool(names) and names == [job["name"] for job in other.jobs]
+
+
+def _parse_text(lines: list[str]) -> list[FioReport]:
+    reports = _Parser(lines).run()
+    for report in reports:
+        if not report.jobs:
+            report.problems.append((report.line_start, "fio output without any job result block"))
+        elif not report.has_results():
+            report.problems.append(
+                (report.job_lines[0], "fio job result without read/write/trim lines this parser understands")
+            )
+    return reports
+
+
+def params(report: FioReport, command: str | None) -> tuple[dict[str, Any], list[str]]:
+    """Normalised parameters, and warnings where the command and the output disagree.
+
+    What fio printed in its job header is what ran; the command line adds what
+    the header never shows (direct, runtime, size, numjobs).
+    """
+    merged, warnings = params_from_command(command) if command else ({}, [])
+    if report.job_file:
+        job_name = report.headers[0]["name"] if report.headers else None
+        options = report.job_file.get("global", []) + report.job_file.get(job_name, [])
+        from_file, file_warnings = params_from_options(options)
+        merged = {**from_file, **merged}
+        warnings += file_warnings
+        merged["job_file_sections"] = sorted(report.job_file)
+    if report.headers:
+        header = report.headers[0]
+        for key in ("rw", "bs_bytes", "ioengine", "iodepth"):
+            printed = header.get(key)
+            if printed is None:
+                continue
+            given = merged.get(key)
+            if given is not None and given != printed:
+                warnings.append(f"command says {key}={given} but fio printed {key}={printed}")
+            merged[key] = printed
+    if report.jobs:
+        printed_name = report.jobs[0]["name"]
+        if merged.get("name") and merged["name"] != printed_name and len(report.jobs) == 1:
+            warnings.append(f"command names job {merged['name']!r} but fio printed results for {printed_name!r}")
+        merged.setdefault("numjobs", report.jobs[0]["jobs"] if len(report.jobs) == 1 else len(report.jobs))
+    return merged, warnings
+
+
+def command_fits(report: FioReport, command: str) -> bool:
+    """Whether a command shown apart from any output could have printed this report.
+
+    Everything fio's job header shows (job name, rw, bs, engine, depth) must agree.
+    """
+    if not report.headers:
+        return False
+    given, _ = params_from_command(command)
+    header = report.headers[0]
+    if given.get("name") != header.get("name"):
+        return False
+    return all(given.get(key) in (None, header.get(key)) for key in ("rw", "bs_bytes", "ioengine", "iodepth"))

@@ -1,0 +1,166 @@
+"""iperf3: network throughput, TCP or UDP, one or many streams, either direction.
+
+The parser (client and server transcripts, every version's wording, and -J JSON) is
+parser.py; this module declares what iperf3 measures and how its pages show it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ... import units
+from ...charts import figure
+from ...findings import Evidence, Finding
+from ...model import Run
+from ..base import Metric, Tool, metric_at, pairs_table
+from . import parser
+
+
+def _rate(run: Run, part: str | None) -> float | None:
+    """The sender's rate, else the receiver's (a server transcript has only the receiving end)."""
+    for end in ("sender", "receiver"):
+        value = (run.metrics.get(end) or {}).get("bits_per_s")
+        if value is not None:
+            return value
+    return None
+
+
+def retransmits(run: Run, ev: Evidence) -> list[Finding]:
+    sender = run.metrics.get("sender") or {}
+    resent, sent = sender.get("retransmits"), sender.get("bytes")
+    share = resent / (sent / 1448) if resent and sent else 0  # of ~1448-byte TCP segments
+    if share > 0.0005:  # 0.05%: on a LAN, more than one segment in 2000 resent is a lossy path
+        return [
+            ev.finding(
+                "iperf3-retransmits",
+                "warning",
+                f"{resent} retransmits, {100 * share:.2f}% of segments: the path loses packets",
+                r"sender",
+            )
+        ]
+    return []
+
+
+def intervals_chart(series: list[tuple[str, list[dict[str, Any]]]], chart_id: str) -> dict[str, Any] | None:
+    """Throughput per interval (lines) and retransmits per interval (bars, right axis)."""
+    series = [(name, rows) for name, rows in series if rows]
+    if not series:
+        return None
+    traces = []
+    has_retransmits = False
+    for name, rows in series:
+        traces.append(
+            {
+                "type": "scatter",
+                "name": name,
+                "x": [row["end_s"] for row in rows],
+                "y": [row["bits_per_s"] for row in rows],
+                "mode": "lines+markers",
+                "hovertemplate": "%{x} s: %{y:.3s}bit/s<extra>" + name + "</extra>",
+            }
+        )
+        if any("retransmits" in row for row in rows):
+            has_retransmits = True
+            traces.append(
+                {
+                    "type": "bar",
+                    "name": f"{name} retransmits",
+                    "x": [row["end_s"] for row in rows],
+                    "y": [row.get("retransmits") for row in rows],
+                    "yaxis": "y2",
+                    "opacity": 0.4,
+                }
+            )
+    layout: dict[str, Any] = {
+        "xaxis": {"title": {"text": "seconds"}},
+        "yaxis": {"title": {"text": "bit/s"}, "tickformat": "~s", "rangemode": "tozero"},
+        "margin": {"t": 16, "r": 56, "b": 16, "l": 72},
+        "legend": {"orientation": "h"},
+    }
+    if has_retransmits:
+        layout["yaxis2"] = {"title": {"text": "retransmits"}, "overlaying": "y", "side": "right", "rangemode": "tozero"}
+    name, first = series[0]
+    rows = [
+        [f"{row['start_s']:g}–{row['end_s']:g} s", units.format_bits_per_s(row["bits_per_s"]), row.get("retransmits")]
+        for row in first
+    ]
+    return {
+        "id": chart_id,
+        "title": "Throughput per interval",
+        "spec": figure(traces, **layout),
+        "table": {"columns": ["Interval", f"{name} throughput", "Retransmits"], "rows": rows},
+    }
+
+
+def _text(value: Any) -> str | None:
+    return None if value is None else str(value)
+
+
+class Iperf3(Tool):
+    name = "iperf3"
+    parser = parser
+    commands = ("iperf3", "iperf3.exe")
+    formats = ("text", "json")
+    loopback_server = ("iperf3", "-s", "--forceflush", "-B", "127.0.0.1", "-p", "{port}")
+    server_ready = "Server listening"
+    metrics = (
+        Metric("throughput", "Throughput", "bit/s", True, _rate),
+        Metric("retransmits", "Retransmits", "count", False, metric_at("sender", "retransmits")),
+    )
+    checks = (retransmits,)
+    fingerprint_names = {"mode": "protocol", "streams": "streams", "direction": "direction"}
+
+    def fingerprint(self, run: Run, part: str | None) -> dict[str, Any]:
+        params = run.params
+        return {
+            "tool": self.name,
+            "mode": params.get("mode"),
+            "streams": params.get("streams"),
+            "direction": "bidir" if params.get("bidir") else ("reverse" if params.get("reverse") else "forward"),
+        }
+
+    def result_tables(self, run: Run) -> list[dict[str, Any]]:
+        metrics = run.metrics
+        pairs: list[tuple[str, Any]] = []
+        for end in ("sender", "receiver"):
+            data = metrics.get(end) or {}
+            pairs += [(f"{end} throughput", units.format_bits_per_s(data.get("bits_per_s")))]
+            pairs += [(f"{end} transferred", units.format_bytes(data.get("bytes")))]
+            if "retransmits" in data:
+                pairs.append((f"{end} retransmits", data["retransmits"]))
+        if metrics.get("mode") == "udp":
+            pairs += [
+                ("jitter", f"{metrics.get('jitter_ms')} ms"),
+                ("lost", f"{metrics.get('lost')} / {metrics.get('packets')}"),
+            ]
+            pairs += [("lost %", metrics.get("lost_pct"))]
+        return [pairs_table("Results", "results", pairs)]
+
+    def run_charts(self, run: Run) -> list[dict[str, Any]]:
+        chart = intervals_chart([(run.environment or run.id, run.metrics.get("intervals") or [])], "chart-intervals")
+        return [chart] if chart else []
+
+    runs_columns = ("Protocol", "Streams", "Direction", "Throughput", "Retransmits")
+
+    def runs_row(self, run: Run) -> list[Any]:
+        print_ = run.fingerprints[None]
+        resent = (run.metrics.get("sender") or {}).get("retransmits")
+        return [
+            print_["mode"],
+            _text(print_["streams"]),
+            print_["direction"],
+            units.format_bits_per_s(_rate(run, None)),
+            _text(resent),
+        ]
+
+    def overlay_series(self, run: Run, fingerprint: dict[str, Any]) -> dict[str, Any]:
+        return {"intervals": run.metrics.get("intervals") or []}
+
+    def scenario_charts(self, names: list[str], series: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        chart = intervals_chart(
+            [(name, one["intervals"]) for name, one in zip(names, series, strict=True)], "chart-intervals"
+        )
+        return [chart] if chart else []
+
+
+TOOL = Iperf3()

@@ -1,0 +1,199 @@
+"""sysbench cpu, memory and fileio: the 1.0 line, the unreleased 1.1 format, and 0.4/0.5.
+
+A real input (Debian sysbench 1.0.20, `sysbench cpu --time=1 run`, abridged)::
+
+    sysbench 1.0.20 (using system LuaJIT 2.1.0-beta3)
+    Number of threads: 1
+    Prime numbers limit: 10000
+    CPU speed:
+        events per second:  4505.29
+    General statistics:
+        total time:                          1.0003s
+        total number of events:              4509
+    Latency (ms):
+             min:                                    0.22
+             avg:                                    0.22
+             max:                                    1.03
+             95th percentile:                        0.24
+             sum:                                  998.59
+
+Output metrics::
+
+    test: cpu | memory | fileio | None, threads, events_per_s, total_events, total_time_s,
+    latency_ms: {min, avg, max, p95 (or the --percentile printed), sum},
+    fairness?: {events_avg, events_stddev, time_avg_s, time_stddev_s},
+    memory: ops_per_s, bytes, bytes_per_s;  fileio: reads_per_s, writes_per_s, fsyncs_per_s,
+    read_bytes_per_s, write_bytes_per_s, bytes_per_s (read + written)
+
+sysbench 0.4 prints no events/s for cpu: it is computed as events / total time and
+flagged with `events_per_s_computed`. Its "MB/sec" and "Mb/sec" are MiB.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..base import ToolReport
+
+MiB = 2**20
+_BANNER = re.compile(r"^\s*sysbench (?P<v>\d+\.\d+(?:\.\d+)?(?:-\S+)?)(?::|\s|$)")
+_VALUE = r"([\d.]+)"
+_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
+    ("threads", re.compile(r"^\s*Number of threads:\s*(\d+)")),
+    ("prime", re.compile(r"^\s*(?:Prime numbers limit|Maximum prime number checked in CPU test):\s*(\d+)")),
+    ("events_per_s", re.compile(r"^\s*events (?:per second|/s \(eps\)):\s*" + _VALUE)),
+    ("total_time_s", re.compile(r"^\s*(?:total time|time elapsed):\s*" + _VALUE + r"s")),
+    ("total_events", re.compile(r"^\s*total number of events:\s*(\d+)")),
+    ("lat_min", re.compile(r"^\s*min:\s*" + _VALUE + r"(ms)?\s*$")),
+    ("lat_avg", re.compile(r"^\s*avg:\s*" + _VALUE + r"(ms)?\s*$")),
+    ("lat_max", re.compile(r"^\s*max:\s*" + _VALUE + r"(ms)?\s*$")),
+    ("lat_pct", re.compile(r"^\s*(?:approx\.\s+)?(\d+)(?:th)? percentile:\s*" + _VALUE + r"(ms)?\s*$")),
+    ("lat_sum", re.compile(r"^\s*sum:\s*" + _VALUE + r"\s*$")),
+    ("fair_events", re.compile(r"^\s*events \(avg/stddev\):\s*" + _VALUE + r"/" + _VALUE)),
+    ("fair_time", re.compile(r"^\s*execution time \(avg/stddev\):\s*" + _VALUE + r"/" + _VALUE)),
+    (
+        "ops",
+        re.compile(
+            r"^\s*(?:Total operations|Operations performed):\s*(\d+)\s*\(\s*" + _VALUE + r"\s*(?:per second|ops/sec)\)"
+        ),
+    ),
+    ("transferred", re.compile(r"^\s*" + _VALUE + r"\s*(MiB|MB) transferred \(" + _VALUE + r"\s*(?:MiB|MB)/sec\)")),
+    ("reads_per_s", re.compile(r"^\s*reads/s:\s*" + _VALUE)),
+    ("writes_per_s", re.compile(r"^\s*writes/s:\s*" + _VALUE)),
+    ("fsyncs_per_s", re.compile(r"^\s*fsyncs/s:\s*" + _VALUE)),
+    ("read_mib", re.compile(r"^\s*read, MiB/s:\s*" + _VALUE)),
+    ("written_mib", re.compile(r"^\s*written, MiB/s:\s*" + _VALUE)),
+    ("fileio_04", re.compile(r"Total transferred\s+\S+\s+\(" + _VALUE + r"\s*(Kb|Mb|Gb)/sec\)")),
+    ("requests_04", re.compile(r"^\s*" + _VALUE + r" Requests/sec executed")),
+    ("file_ops", re.compile(r"^\s*File operations:")),
+]
+
+
+@dataclass
+class SysbenchReport(ToolReport):
+    metrics: dict[str, Any] = field(default_factory=lambda: {"test": None})
+
+    def has_results(self) -> bool:
+        return "total_events" in self.metrics or "events_per_s" in self.metrics
+
+
+def detect(text: str) -> float:
+    if re.search(r"^\s*sysbench \d+\.\d+", text, re.M) and re.search(r"total number of events:", text):
+        return 1.0
+    if re.search(r"General statistics:|Test execution summary:", text) and "total number of events" in text:
+        return 0.8
+    return 0.0
+
+
+def _apply(metrics: dict[str, Any], key: str, match: re.Match[str]) -> None:
+    latency = metrics.setdefault("latency_ms", {}) if key.startswith("lat_") else None
+    if key in ("threads", "prime", "total_events"):
+        metrics[{"prime": "prime_limit"}.get(key, key)] = int(match[1])
+        if key == "prime":
+            metrics["test"] = "cpu"
+    elif key in ("events_per_s", "total_time_s", "reads_per_s", "writes_per_s", "fsyncs_per_s"):
+        metrics[key] = float(match[1])
+    elif key in ("lat_min", "lat_avg", "lat_max", "lat_sum"):
+        latency[key[4:]] = float(match[1])
+    elif key == "lat_pct":
+        latency[f"p{match[1]}"] = float(match[2])
+    elif key == "fair_events":
+        metrics.setdefault("fairness", {}).update({"events_avg": float(match[1]), "events_stddev": float(match[2])})
+    elif key == "fair_time":
+        metrics.setdefault("fairness", {}).update({"time_avg_s": float(match[1]), "time_stddev_s": float(match[2])})
+    elif key == "ops":
+        metrics["test"] = metrics["test"] or "memory"
+        metrics["ops"] = int(match[1])
+        metrics["ops_per_s"] = float(match[2])
+    elif key == "transferred":
+        metrics["test"] = "memory"
+        metrics["bytes"] = round(float(match[1]) * MiB)  # 0.4 "MB" is MiB too
+        metrics["bytes_per_s"] = round(float(match[3]) * MiB, 3)
+    elif key in ("read_mib", "written_mib"):
+        metrics["test"] = "fileio"
+        metrics["read_bytes_per_s" if key == "read_mib" else "write_bytes_per_s"] = round(float(match[1]) * MiB, 3)
+    elif key == "fileio_04":
+        metrics["test"] = "fileio"
+        factor = {"Kb": 2**10, "Mb": MiB, "Gb": 2**30}[match[2]]
+        metrics["bytes_per_s"] = round(float(match[1]) * factor, 3)
+    elif key == "requests_04":
+        metrics["requests_per_s"] = float(match[1])
+    elif key == "file_ops":
+        metrics["test"] = "fileio"
+
+
+def parse(text: str) -> list[SysbenchReport]:
+    reports: list[SysbenchReport] = []
+    current: SysbenchReport | None = None
+    for index, line in enumerate(text.split("\n")):
+        banner = _BANNER.match(line)
+        if banner or (current is None and any(pattern.match(line) for _, pattern in _PATTERNS[:2])):
+            current = SysbenchReport(line_start=index, line_end=index, tool_version=banner["v"] if banner else None)
+            reports.append(current)
+            if banner:
+                continue
+        if current is None:
+            continue
+        if re.search(r"bytes written in [\d.]+ seconds", line):
+            continue  # fileio prepare: creating the test files is not the benchmark
+        for key, pattern in _PATTERNS:
+            if match := pattern.search(line) if key == "fileio_04" else pattern.match(line):
+                _apply(current.metrics, key, match)
+                current.line_end = index
+                break
+    for report in reports:
+        _finish(report)
+    return [report for report in reports if report.has_results() or report.problems]
+
+
+def _finish(report: SysbenchReport) -> None:
+    metrics = report.metrics
+    if metrics.get("test") == "fileio" and "bytes_per_s" not in metrics:
+        if "read_bytes_per_s" in metrics or "write_bytes_per_s" in metrics:
+            metrics["bytes_per_s"] = round(metrics.get("read_bytes_per_s", 0) + metrics.get("write_bytes_per_s", 0), 3)
+    if "events_per_s" not in metrics and metrics.get("total_events") and metrics.get("total_time_s"):
+        # sysbench 0.4 and 1.0.0-1.0.7 cpu print no rate: derive it, and say so.
+        metrics["events_per_s"] = round(metrics["total_events"] / metrics["total_time_s"], 2)
+        metrics["events_per_s_computed"] = True
+    if metrics.get("test") is None and "events_per_s" in metrics and "prime_limit" in metrics:
+        metrics["test"] = "cpu"
+
+
+def params(report: SysbenchReport, command: str | None) -> tuple[dict[str, Any], list[str]]:
+    result: dict[str, Any] = {}
+    metrics = report.metrics
+    if command:
+        test = re.search(r"--test=(\S+)", command) or re.search(
+            r"\bsysbench\b(?:\s+--\S+)*\s+(cpu|memory|fileio|\S+\.lua|oltp\S*)", command
+        )
+        if test:
+            name = test.group(1).removesuffix(".lua")
+            result["test"] = name
+            if metrics.get("test") is None and name in ("cpu", "memory", "fileio"):
+                metrics["test"] = name
+        for option, key in (
+            ("threads", "threads"),
+            ("num-threads", "threads"),
+            ("time", "time_s"),
+            ("max-time", "time_s"),
+        ):
+            found = re.search(rf"--{option}=(\d+)", command)
+            if found:
+                result[key] = int(found.group(1))
+        for option in (
+            "memory-block-size",
+            "memory-total-size",
+            "memory-oper",
+            "file-test-mode",
+            "file-total-size",
+            "cpu-max-prime",
+        ):
+            found = re.search(rf"--{option}=(\S+)", command)
+            if found:
+                result[option.replace("-", "_")] = found.group(1)
+    result.setdefault("test", metrics.get("test"))
+    if "threads" in metrics:
+        result["threads"] = metrics["threads"]
+    return result, []

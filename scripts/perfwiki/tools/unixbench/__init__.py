@@ -1,0 +1,82 @@
+"""UnixBench: each test's result, and the index against the SPARC baseline with its overall score."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...model import Run
+from ..base import Metric, Tool
+from . import parser
+
+# The overall score compares like a test in report tables, but is no scenario of its own:
+# it summarises the tests that are.
+INDEX_SCORE = "Index Score"
+
+
+def _result(run: Run, part: str | None) -> float | None:
+    if part == INDEX_SCORE:
+        return run.metrics.get("score")
+    return next((test["value"] for test in run.metrics.get("tests", []) if test["name"] == part), None)
+
+
+class Unixbench(Tool):
+    name = "unixbench"
+    parser = parser
+    path_only_commands = ("Run",)  # `./Run`: a bare "Run" is an ordinary word ("Run status group 0")
+    metrics = (Metric("value", "UnixBench result", "per test", True, _result),)
+    fingerprint_names = {"test": "test", "copies": "copies"}
+
+    def parts(self, run: Run) -> list[str | None]:
+        names: list[str | None] = [test["name"] for test in run.metrics.get("tests") or []]
+        return names + ([INDEX_SCORE] if run.metrics.get("score") is not None else [])
+
+    def scenario_parts(self, run: Run) -> list[str | None]:
+        return [part for part in self.parts(run) if part != INDEX_SCORE]
+
+    def fingerprint(self, run: Run, part: str | None) -> dict[str, Any]:
+        return {"tool": self.name, "test": part, "copies": run.params.get("copies")}
+
+    runs_columns = ("Copies", "Tests", "Index score")
+
+    def runs_row(self, run: Run) -> list[Any]:
+        score = run.metrics.get("score")
+        copies = run.metrics.get("copies")
+        return [
+            None if copies is None else str(copies),
+            str(len(run.metrics.get("tests", []))),
+            None if score is None else str(score),
+        ]
+
+    def result_tables(self, run: Run) -> list[dict[str, Any]]:
+        metrics = run.metrics
+        copies = metrics.get("copies")
+        tables = [
+            {
+                "title": f"Results ({copies} parallel {'copy' if copies == 1 else 'copies'})",
+                "id": "results",
+                "columns": ["Test", "Result", "Unit", "Time", "Samples"],
+                "rows": [
+                    [t["name"], f"{t['value']:.1f}", t["unit"], f"{t['seconds']} s", str(t["samples"])]
+                    for t in metrics.get("tests", [])
+                ],
+            }
+        ]
+        if metrics.get("index"):
+            rows = [
+                [
+                    entry["name"],
+                    None if entry["baseline"] is None else str(entry["baseline"]),
+                    str(entry["result"]),
+                    None if entry["index"] is None else str(entry["index"]),
+                ]
+                for entry in metrics["index"]
+            ]
+            score = metrics.get("score")
+            rows.append(["System Benchmarks Index Score", None, None, None if score is None else str(score)])
+            tables.append(
+                {"title": "Index", "id": "index", "columns": ["Test", "Baseline", "Result", "Index"], "rows": rows}
+            )
+        return tables
+
+
+TOOL = Unixbench()
