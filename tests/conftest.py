@@ -1,4 +1,4 @@
-"""Session fixtures: the seeds, one ingested and built site, the goldens switch."""
+"""Session fixtures: one ingested and built site, the goldens switch."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from support import CHECK_BASE_URL, ROOT, SEEDS, hugo_binary, perfwiki_command
+from support import CHECK_BASE_URL, ROOT, hugo_binary, perfwiki_command
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -18,13 +18,6 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 @pytest.fixture(scope="session")
 def update_goldens(request: pytest.FixtureRequest) -> bool:
     return bool(request.config.getoption("--update-goldens"))
-
-
-@pytest.fixture(scope="session")
-def seeds() -> Path:
-    if not (SEEDS / "000_c5bf5583b403651e.txt").is_file():
-        pytest.fail(f"seed files not found in {SEEDS}: clone the repo next to shared/ or set PERFWIKI_SEEDS")
-    return SEEDS
 
 
 @pytest.fixture(scope="session")

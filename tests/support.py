@@ -3,18 +3,104 @@
 from __future__ import annotations
 
 import difflib
-import os
+import functools
 import shutil
 import sys
 from pathlib import Path
 
 import pytest
 
+from perfwiki.extract import Extracted, extract
+
 ROOT = Path(__file__).resolve().parent.parent
 GOLDENS = Path(__file__).resolve().parent / "goldens"
-# The seeds are the project's shared real data; CI clones the repo with shared/ beside it.
-SEEDS = Path(os.environ.get("PERFWIKI_SEEDS", ROOT.parent / "shared" / "seeds"))
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+REPORTS = ROOT / "content" / "reports"
 CHECK_BASE_URL = "http://wiki.test/bench/"
+
+# The five seed pages (the project's real data) are not in the repository: the example reports
+# hold them cut into slices, one raw file per environment and tool, with the commands, prompts,
+# labels and outputs as the page showed them. Each seed's slices, in the order the page shows them.
+SEED_SLICES = {
+    "000": ["nvme-raw-vs-ext4/raw/nvme-raw/fio-bandwidth-iops-latency.md"],
+    "001": [
+        "vm-vs-bare-metal/raw/r730-host/unixbench.md",
+        "vm-vs-bare-metal/raw/centos-vm-8c/unixbench.md",
+        "vm-vs-bare-metal/raw/r730-host/mbw.md",
+        "vm-vs-bare-metal/raw/centos-vm-8c/mbw.md",
+        "vm-vs-bare-metal/raw/r730-host/fio.md",
+        "vm-vs-bare-metal/raw/centos-vm-cache-none/fio.md",
+        "vm-vs-bare-metal/raw/centos-vm-cache-none-mq2/fio.md",
+        "vm-vs-bare-metal/raw/centos-vm-writeback/fio.md",
+        "vm-vs-bare-metal/raw/centos-vm-writeback-q4/fio.md",
+        "vm-vs-bare-metal/raw/win2008-vm-cache-none/fio.md",
+        "vm-vs-bare-metal/raw/win2008-vm-cache-none-q4/fio.md",
+        "vm-vs-bare-metal/raw/win2008-vm-writeback/fio.md",
+        "vm-vs-bare-metal/raw/win2008-vm-writeback-q4/fio.md",
+        "vm-vs-bare-metal/raw/classic-vm-to-vm/iperf3.md",
+        "vm-vs-bare-metal/raw/classic-vm-to-host/iperf3.md",
+        "vm-vs-bare-metal/raw/classic-host-to-vm/iperf3.md",
+        "vm-vs-bare-metal/raw/classic-host-to-host/iperf3.md",
+        "vm-vs-bare-metal/raw/vpc-host-to-host/iperf3.md",
+        "vm-vs-bare-metal/raw/vpc-vm-to-vm/iperf3.md",
+        "vm-vs-bare-metal/raw/vpc-eip-to-eip/iperf3.md",
+    ],
+    "002": [
+        "ssd-san-hdd-cloud-disks/raw/nu4-nvme-sfdv0n1/runs.md",
+        "ssd-san-hdd-cloud-disks/raw/nu4-sata-ssd/runs.md",
+        "ssd-san-hdd-cloud-disks/raw/essd-vda/runs.md",
+        "ssd-san-hdd-cloud-disks/raw/essd-pl3-vdb/runs.md",
+        "ssd-san-hdd-cloud-disks/raw/hygon8-lvm-2nvme/runs.md",
+        "ssd-san-hdd-cloud-disks/raw/x86-lvm-3nvme/runs.md",
+        "ssd-san-hdd-cloud-disks/raw/hygon33-nvme/runs.md",
+        "ssd-san-hdd-cloud-disks/raw/hygon33-raid0-2nvme/runs.md",
+        "ssd-san-hdd-cloud-disks/raw/hygon33-lvm-2nvme/runs.md",
+        "ssd-san-hdd-cloud-disks/raw/hygon33-raid0-4nvme/runs.md",
+        "ssd-san-hdd-cloud-disks/raw/md6-raid6-4nvme/runs.md",
+        "ssd-san-hdd-cloud-disks/raw/lvm-nvme-iostat-example/runs.md",
+        "ssd-san-hdd-cloud-disks/raw/k28-mysql-nvme/runs.md",
+    ],
+    "003": ["fio-iops-basics/raw/lab-vm-dm0/fio.md", "fio-iops-basics/raw/lab-vm-dm0/ioping.md"],
+    "004": [
+        "nas-cache-modes/raw/nas-default/fio.txt",
+        "nas-cache-modes/raw/nas-direct-sync/fio.txt",
+        "nas-cache-modes/raw/nas-write-through/fio.txt",
+        "nas-cache-modes/raw/nas-write-back/fio.txt",
+    ],
+}
+ALL_SLICES = [name for names in SEED_SLICES.values() for name in names]
+
+
+def read_slice(name: str) -> bytes:
+    """The bytes of a seed slice: 'report/raw/env/file' under content/reports/."""
+    return (REPORTS / name).read_bytes()
+
+
+def extract_slice(name: str) -> Extracted:
+    """A seed slice's runs and problems, its sources named as ingest names them."""
+    return extract(f"content/reports/{name}", read_slice(name))
+
+
+@functools.cache
+def slice_tools(name: str) -> frozenset[str]:
+    """The tools whose runs a seed slice holds."""
+    return frozenset(run.tool for run in extract_slice(name).runs)
+
+
+def slice_golden(name: str, kind: str) -> str:
+    """The golden of a slice's runs of one kind ('fio' or 'tools'): slices/<report>/<env>/<file>.<kind>.yaml."""
+    report, _, environment, file = name.split("/")
+    return f"slices/{report}/{environment}/{file}.{kind}.yaml"
+
+
+def seed_slices(key: str, tool: str | None = None) -> Extracted:
+    """The runs (of `tool`, or every tool) and problems of all slices of one seed page, in page order."""
+    found = Extracted()
+    for name in SEED_SLICES[key]:
+        part = extract_slice(name)
+        found.runs += [run for run in part.runs if tool is None or run.tool == tool]
+        found.problems += part.problems
+    return found
 
 
 def hugo_binary() -> Path:

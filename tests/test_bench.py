@@ -9,13 +9,12 @@ from pathlib import Path
 import pytest
 
 from perfwiki.bench import runner
-from perfwiki.extract import extract
 from perfwiki.ingest import load_report
 from perfwiki.tools.fio.options import params_from_command
-from support import copy_site_sources, hugo_binary, perfwiki_command
+from support import copy_site_sources, hugo_binary, perfwiki_command, seed_slices
 
 
-def test_nvme_matrix_dry_run_prints_the_twelve_commands_of_seed_000(seeds, tmp_path):
+def test_nvme_matrix_dry_run_prints_the_twelve_commands_of_seed_000(tmp_path):
     result = subprocess.run(
         perfwiki_command()
         + [
@@ -37,7 +36,7 @@ def test_nvme_matrix_dry_run_prints_the_twelve_commands_of_seed_000(seeds, tmp_p
     assert result.returncode == 0, result.stderr
     printed = result.stdout.strip().split("\n")
     assert len(printed) == 12
-    seed = [run.command for run in extract("000", (seeds / "000_c5bf5583b403651e.txt").read_bytes()).runs]
+    seed = [run.command for run in seed_slices("000").runs]
     for ours, theirs in zip(printed, seed, strict=True):
         mine, _ = params_from_command(ours)
         original, _ = params_from_command(theirs)

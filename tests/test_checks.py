@@ -1,7 +1,7 @@
 """Every methodology check, with a real input that triggers it and one that does not.
 
-Real inputs are the seeds, outputs captured from Debian's fio 3.33 (committed fixtures),
-and fio run here with options that really produce the condition.
+Real inputs are the seed pages' slices under content/reports/, outputs captured from Debian's
+fio 3.33 (committed fixtures), and fio run here with options that really produce the condition.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from perfwiki.extract import extract
+from support import seed_slices
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
@@ -28,20 +29,27 @@ def ids(run) -> set[str]:
 
 
 @pytest.fixture(scope="module")
-def seed(seeds):
+def seed():
     cache = {}
 
     def runs(number: str):
+        """Every run of a seed page, read from its slices in page order."""
         if number not in cache:
-            path = next(seeds.glob(f"{number}_*.txt"))
-            cache[number] = runs_of(path)
+            cache[number] = seed_slices(number).runs
         return cache[number]
 
     return runs
 
 
-def run_at(runs, line: int):
-    return next(run for run in runs if run.source.line_start == line)
+# Seed 002's slices that the line numbers below are in.
+NU4_NVME = "ssd-san-hdd-cloud-disks/raw/nu4-nvme-sfdv0n1/runs.md"
+NU4_SATA = "ssd-san-hdd-cloud-disks/raw/nu4-sata-ssd/runs.md"
+K28 = "ssd-san-hdd-cloud-disks/raw/k28-mysql-nvme/runs.md"
+
+
+def run_at(runs, name: str, line: int):
+    """The run whose source starts at `line` of the slice `name`."""
+    return next(run for run in runs if run.source.path == f"content/reports/{name}" and run.source.line_start == line)
 
 
 @pytest.fixture(scope="module")
@@ -73,16 +81,16 @@ def test_sync_engine_with_queue_depth(seed):
 
 
 def test_contradicting_direct_and_buffered(seed):
-    both = run_at(seed("002"), 392)  # -direct=1 -buffered=1: buffered
+    both = run_at(seed("002"), NU4_SATA, 105)  # -direct=1 -buffered=1: buffered
     finding = next(f for f in both.checks if f["id"] == "fio-direct-buffered-conflict")
     assert "-direct=1 -buffered=1" in finding["evidence"] and "buffered I/O" in finding["message"]
-    assert "fio-direct-buffered-conflict" not in ids(run_at(seed("002"), 346))  # -direct=1 -buffered=0
+    assert "fio-direct-buffered-conflict" not in ids(run_at(seed("002"), NU4_SATA, 55))  # -direct=1 -buffered=0
 
 
 def test_latency_distribution_over_100_percent(seed):
     deep = seed("000")[0]  # QD4096: lat (msec) ... >=2000=104.16%
     finding = next(f for f in deep.checks if f["id"] == "fio-latency-over-100")
-    assert finding["evidence"] == "lat (msec)   : >=2000=104.16%" and finding["line"] == 86
+    assert finding["evidence"] == "lat (msec)   : >=2000=104.16%" and finding["line"] == 26
     assert "fio-latency-over-100" not in ids(seed("000")[8])  # QD1: adds up to 100%
 
 
@@ -115,21 +123,21 @@ def test_errors(live_fio, seed):
 def test_no_ramp_and_buffered_io_are_noted(seed):
     first_fio = next(run for run in seed("001") if run.tool == "fio")  # time_based, no ramp_time
     assert "fio-no-ramp" in ids(first_fio) and "fio-no-ramp" not in ids(seed("000")[0])  # --ramp_time=2s
-    assert "fio-buffered-io" in ids(run_at(seed("002"), 392)) and "fio-buffered-io" not in ids(seed("000")[0])
+    assert "fio-buffered-io" in ids(run_at(seed("002"), NU4_SATA, 105)) and "fio-buffered-io" not in ids(seed("000")[0])
 
 
 def test_short_run_and_long_tail(seed):
     (one_second,) = runs_of(FIXTURES / "fio" / "fio-3.33-randrw-numjobs2.txt")
     assert "fio-short-run" in ids(one_second) and "fio-short-run" not in ids(seed("000")[0])
-    tail = run_at(seed("002"), 392)  # p99.99 far above the median
+    tail = run_at(seed("002"), NU4_SATA, 105)  # p99.99 far above the median
     assert "fio-tail-latency" in ids(tail) and "fio-tail-latency" not in ids(seed("000")[0])
 
 
 def test_device_already_busy_while_sampled(seed):
-    before = run_at(seed("002"), 84)  # "测试前的iostat状态": sfdv0n1 at 100% util before the test
+    before = run_at(seed("002"), NU4_NVME, 5)  # "测试前的iostat状态": sfdv0n1 at 100% util before the test
     finding = next(f for f in before.checks if f["id"] == "iostat-device-busy")
     assert "sfdv0n1" in finding["message"] and finding["evidence"].startswith("sfdv0n1")
-    assert "iostat-device-busy" not in ids(run_at(seed("002"), 1610))  # nvme1n1 at 2.85% and 17%
+    assert "iostat-device-busy" not in ids(run_at(seed("002"), K28, 4))  # nvme1n1 at 2.85% and 17%
 
 
 def test_retransmits_on_a_lossy_path(seed):

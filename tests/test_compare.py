@@ -7,17 +7,31 @@ import copy
 import pytest
 
 from perfwiki import compare, tools
-from perfwiki.extract import assign_ids, extract
+from perfwiki.extract import assign_ids
+from support import seed_slices
 
 # Seed 001 pastes its fio outputs in nine blocks of six, one per environment, in this order
 # (the page's own list: 物理机, Linux 虚拟机 cache=none, ... Windows 虚拟机 cache=writeback,queues=4).
 ENVIRONMENTS = ["host", "vm-none", "vm-none-q4", "vm-wb", "vm-wb-q4", "win-none", "win-none-q4", "win-wb", "win-wb-q4"]
+# Each block is one slice of the page, in content/reports/vm-vs-bare-metal/raw/<folder>/fio.md.
+FOLDERS = [
+    "r730-host",
+    "centos-vm-cache-none",
+    "centos-vm-cache-none-mq2",
+    "centos-vm-writeback",
+    "centos-vm-writeback-q4",
+    "win2008-vm-cache-none",
+    "win2008-vm-cache-none-q4",
+    "win2008-vm-writeback",
+    "win2008-vm-writeback-q4",
+]
 
 
 @pytest.fixture(scope="module")
-def seed_001_runs(seeds):
-    found = extract("001", (seeds / "001_217b3b91532e58e6.txt").read_bytes())
+def seed_001_runs():
+    found = seed_slices("001")
     fio = [run for run in found.runs if run.tool == "fio"]
+    assert [run.source.path.split("/")[-2] for run in fio] == [folder for folder in FOLDERS for _ in range(6)]
     for index, run in enumerate(fio):
         run.environment = ENVIRONMENTS[index // 6]
     for run in found.runs:

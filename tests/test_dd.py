@@ -6,13 +6,17 @@ import subprocess
 
 import pytest
 
-from perfwiki.extract import extract
 from perfwiki.tools.dd import parser as dd
+from support import seed_slices
 
 
-def test_seed_002_three_runs_with_time(seeds):
-    found = extract("002", (seeds / "002_d97d8e1b2cafb357.txt").read_bytes())
-    runs = [run for run in found.runs if run.tool == "dd"]
+def test_seed_002_three_runs_with_time():
+    runs = seed_slices("002", "dd").runs
+    assert [run.source.path.split("/")[-2] for run in runs] == [
+        "hygon33-nvme",
+        "hygon33-raid0-2nvme",
+        "hygon33-lvm-2nvme",
+    ]
     assert [run.metrics["bytes_per_s"] for run in runs] == [466e6, 979e6, 436e6]
     assert [run.metrics["seconds"] for run in runs] == [23.0399, 10.9632, 24.6481]
     assert [run.metrics["time"] for run in runs] == [

@@ -11,7 +11,7 @@ import yaml
 
 from perfwiki.extract import extract
 from perfwiki.segments import physical_lines, wrap_width
-from support import ROOT, SEEDS
+from support import ROOT, SEED_SLICES, read_slice
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
@@ -60,11 +60,11 @@ def variants(text: str) -> dict[str, bytes]:
 
 
 @pytest.mark.parametrize("name", list(variants("x")))
-def test_seed_001_storage_transcript_in_every_encoding(seeds, name):
-    # A real slice: seed 001's Windows guests, with Chinese labels and D:\\> prompts.
-    text = (seeds / "001_217b3b91532e58e6.txt").read_text(encoding="utf-8")
-    start = text.index("* Windows虚拟机(cache=none)")
-    text = text[start : text.index("* Windows虚拟机(cache=none,queues=4)")]
+def test_seed_001_storage_transcript_in_every_encoding(name):
+    # A real slice: seed 001's Windows guest (cache=none), with Chinese labels and D:\\> prompts,
+    # from its heading to the end of the slice (the commands listed above it are left out).
+    text = read_slice("vm-vs-bare-metal/raw/win2008-vm-cache-none/fio.md").decode("utf-8")
+    text = text[text.index("* Windows虚拟机(cache=none)") :]
     clean = extract("clean.md", text.encode("utf-8"))
     assert len(clean.runs) == 6 and clean.problems == []
     other = extract("variant.md", variants(text)[name])
@@ -77,8 +77,8 @@ def test_latin1_is_reported_not_garbled():
     assert found.runs == [] and found.problems[0].message.startswith("not valid UTF-8")
 
 
-def test_invalid_bytes_in_the_middle_are_a_problem_at_their_line(seeds):
-    data = (seeds / "000_c5bf5583b403651e.txt").read_bytes()
+def test_invalid_bytes_in_the_middle_are_a_problem_at_their_line():
+    data = read_slice(SEED_SLICES["000"][0])
     middle = data.index(b"\n", len(data) // 2) + 1
     found = extract("binary.txt", data[:middle] + b"\x00\xff\xfe\x80 junk\n" + data[middle:])
     line = data[:middle].count(b"\n") + 1
@@ -88,10 +88,10 @@ def test_invalid_bytes_in_the_middle_are_a_problem_at_their_line(seeds):
     ]
 
 
+# The example reports' raw files are the seed pages' slices.
 RAW_INPUTS = sorted(
     [path for path in (ROOT / "content" / "reports").glob("*/raw/*/*") if path.name != "manual.yaml"]
     + [path for path in FIXTURES.rglob("*") if path.is_file() and path.suffix != ".fio"]
-    + sorted(SEEDS.glob("*.txt"))
 )
 
 

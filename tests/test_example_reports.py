@@ -9,7 +9,7 @@ import yaml
 
 from perfwiki.extract import extract
 from perfwiki.ingest import load_report
-from support import ROOT, copy_site_sources, perfwiki_command
+from support import ROOT, SEED_SLICES, copy_site_sources, perfwiki_command, seed_slices
 
 
 @pytest.fixture(scope="module")
@@ -78,10 +78,8 @@ def test_cpu_and_memory_overheads_corrected(reports):
     assert round(100 - percent(document, "unixbench-value", "centos-vm-8c", 0), 1) == 2.5
 
 
-def test_every_raw_run_of_seed_001_is_on_exactly_one_page(reports, seeds):
-    from perfwiki.extract import extract
-
-    seed = extract("001", (seeds / "001_217b3b91532e58e6.txt").read_bytes())
+def test_every_raw_run_of_seed_001_is_on_exactly_one_page(reports):
+    seed = seed_slices("001")
     published = reports["vm-vs-bare-metal"]["runs"]
     key = lambda run_tool, metrics: (run_tool, yaml.safe_dump(metrics, sort_keys=True))  # noqa: E731
     assert sorted(key(run["tool"], run["metrics"]) for run in published) == sorted(
@@ -198,13 +196,9 @@ def test_seed_002_lvm_raid0_and_pl3(reports):
     assert comparison(document, "pl3-vs-local")["columns"][0]["compared_across"] == ["engine", "queue depth"]
 
 
-def test_every_raw_run_of_every_seed_is_on_exactly_one_page(reports, seeds):
-    from perfwiki.extract import extract
-
+def test_every_raw_run_of_every_seed_is_on_exactly_one_page(reports):
     published = [run for document in reports.values() for run in document["runs"] if run["format"] != "manual"]
-    seeded = []
-    for path in sorted(seeds.glob("*.txt")):
-        seeded += extract(path.name, path.read_bytes()).runs
+    seeded = [run for key in SEED_SLICES for run in seed_slices(key).runs]
     key = lambda tool, metrics: (tool, yaml.safe_dump(metrics, sort_keys=True))  # noqa: E731
     assert len(published) == len(seeded) == 119
     assert sorted(key(run["tool"], run["metrics"]) for run in published) == sorted(

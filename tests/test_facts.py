@@ -1,4 +1,4 @@
-"""perfwiki facts: environment key/values from pasted system commands, seeds and this machine."""
+"""perfwiki facts: environment key/values from pasted system commands, a seed page and this machine."""
 
 from __future__ import annotations
 
@@ -7,11 +7,13 @@ import subprocess
 import yaml
 
 from perfwiki.facts import facts_from_text
-from support import perfwiki_command
+from support import FIXTURES, perfwiki_command
 
 
-def test_seed_002_disks_lvm_models_and_rotational(seeds):
-    facts = facts_from_text((seeds / "002_d97d8e1b2cafb357.txt").read_text(encoding="utf-8"))
+def test_seed_002_disks_lvm_models_and_rotational():
+    # Seed 002's rotational, lsblk and nvme list outputs (tests/fixtures/seeds/README.md says which lines).
+    pasted = [FIXTURES / "seeds" / "002-rotational-lsblk.txt", FIXTURES / "seeds" / "002-nvme-list.txt"]
+    facts = facts_from_text("\n".join(path.read_text(encoding="utf-8") for path in pasted))
     assert facts["disk"] == "sda 223.6G, nvme0n1 2.7T, nvme1n1 2.7T, nvme2n1 2.7T"
     assert facts["lvm"] == "vg1-drds 5.4T /drds"
     assert facts["disk_model"] == "INTEL SSDPE2KX040T8 (x3)"

@@ -1,15 +1,17 @@
-"""Seed 000 (fio-3.1, 12 runs in a markdown page): every run's numbers equal what fio printed."""
+"""Seed 000 (fio-3.1, 12 runs in a markdown page, all in one slice): every run's numbers equal what fio printed."""
 
 from __future__ import annotations
 
 import pytest
 import yaml
 
-from perfwiki.extract import assign_ids, extract
-from support import golden
+from perfwiki.extract import assign_ids
+from support import SEED_SLICES, extract_slice, golden, read_slice, slice_golden
 
 MiB = 2**20
 MS, US, NS = 10**6, 10**3, 1
+
+(SLICE,) = SEED_SLICES["000"]
 
 # Transcribed from the seed: (job name on the command, label, section, rw, bs, iodepth,
 # direction, IOPS as printed, BW in MiB/s as printed, clat mean and p99 in the clat/percentile units).
@@ -174,9 +176,8 @@ EXPECTED = [
 
 
 @pytest.fixture(scope="module")
-def runs(seeds):
-    path = seeds / "000_c5bf5583b403651e.txt"
-    found = extract("seeds/000_c5bf5583b403651e.txt", path.read_bytes())
+def runs():
+    found = extract_slice(SLICE)
     assert found.problems == []
     assign_ids(found.runs)
     return found.runs
@@ -280,8 +281,8 @@ def test_mismatched_job_name_is_a_warning_not_an_error(runs):
     assert not any(w.startswith("command names job") for w in runs[0].warnings)
 
 
-def test_source_lines_point_at_command_and_last_output_line(runs, seeds):
-    lines = (seeds / "000_c5bf5583b403651e.txt").read_text(encoding="utf-8").split("\n")
+def test_source_lines_point_at_command_and_last_output_line(runs):
+    lines = read_slice(SLICE).decode("utf-8").split("\n")
     first = runs[0].source
     assert lines[first.line_start - 1].startswith("sudo fio --name=sequential_write_bandwidth_test")
     assert lines[first.line_end - 1].strip().startswith("nvme10n1: ios=60/446640")
@@ -296,4 +297,4 @@ def test_ids_are_unique_slugs(runs):
 
 def test_golden(runs, update_goldens):
     document = yaml.safe_dump([run.to_dict() for run in runs], sort_keys=True, allow_unicode=True, width=4096)
-    golden("fio/seed-000.yaml", document, update_goldens)
+    golden(slice_golden(SLICE, "fio"), document, update_goldens)

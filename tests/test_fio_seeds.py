@@ -1,35 +1,43 @@
-"""Every fio run in the five seed pages: exact counts, spot values as fio printed them, goldens."""
+"""Every fio run in the five seed pages (their slices): exact counts, spot values as fio printed them, goldens."""
 
 from __future__ import annotations
 
 import pytest
 import yaml
 
-from perfwiki.extract import assign_ids, extract
-from support import golden
+from perfwiki.extract import assign_ids
+from support import ALL_SLICES, REPORTS, extract_slice, golden, seed_slices, slice_golden, slice_tools
 
 KiB, MiB = 2**10, 2**20
-SEEDS = {
-    "000": ("000_c5bf5583b403651e.txt", 12),
-    "001": ("001_217b3b91532e58e6.txt", 54),
-    "002": ("002_d97d8e1b2cafb357.txt", 22),
-    "003": ("003_b17219a0f97acf24.txt", 4),
-    "004": ("004_c57effe2b68a336c.txt", 4),
-}
+WINDOWS_CACHE_NONE = "vm-vs-bare-metal/raw/win2008-vm-cache-none/fio.md"
+FIO_RUNS = {"000": 12, "001": 54, "002": 22, "003": 4, "004": 4}
 
 
-def fio_runs(seeds, key):
-    name, _ = SEEDS[key]
-    found = extract(f"seeds/{name}", (seeds / name).read_bytes())
+def fio_runs(key):
+    found = seed_slices(key)
     runs = [run for run in found.runs if run.tool == "fio"]
     assign_ids(runs)
     return runs, found.problems
 
 
-@pytest.mark.parametrize("key", sorted(SEEDS))
-def test_exact_number_of_fio_runs_each_with_version_and_label(seeds, key):
-    runs, problems = fio_runs(seeds, key)
-    assert len(runs) == SEEDS[key][1]
+def in_slice(run, name: str) -> bool:
+    return run.source.path == f"content/reports/{name}"
+
+
+def test_the_seed_slices_are_every_raw_file_of_the_example_reports():
+    raw = sorted(
+        str(path.relative_to(REPORTS))
+        for path in REPORTS.glob("*/raw/*/*")
+        if path.is_file() and path.name != "manual.yaml"
+    )
+    assert sorted(ALL_SLICES) == raw
+    assert len(ALL_SLICES) == len(set(ALL_SLICES))
+
+
+@pytest.mark.parametrize("key", sorted(FIO_RUNS))
+def test_exact_number_of_fio_runs_each_with_version_and_label(key):
+    runs, problems = fio_runs(key)
+    assert len(runs) == FIO_RUNS[key]
     assert all(run.tool_version for run in runs)
     assert all(run.label for run in runs)
     assert [p for p in problems if "fio" in p.message] == []
@@ -41,40 +49,44 @@ def direction(run, name):
     return run.metrics["jobs"][0][name]
 
 
-def test_seed_001_outputs_pasted_apart_from_their_commands_and_windows_prompts(seeds):
-    runs, _ = fio_runs(seeds, "001")
+def test_seed_001_outputs_pasted_apart_from_their_commands_and_windows_prompts():
+    runs, _ = fio_runs("001")
     first = runs[0]
+    assert in_slice(first, "vm-vs-bare-metal/raw/r730-host/fio.md")
     assert (first.label, first.tool_version) == ("4KB随机读", "3.7")
-    # The page lists its commands once (line 205...) and pastes the outputs without them.
+    # The page lists its commands once (slice line 10..., page line 205...) and pastes the outputs without them.
     assert first.command == (
         "fio --name=random-read --ioengine=posixaio --rw=randread --bs=4k --size=4g --numjobs=1 "
         "--iodepth=16 --runtime=60 --time_based --direct=1"
     )
-    assert first.warnings == ["command shown apart from its output, at line 205"]
-    assert first.source.line_start == 292
+    assert first.warnings == ["command shown apart from its output, at line 10"]
+    assert first.source.line_start == 51
     assert runs[4].command.startswith("fio --name=seq-read") and runs[4].params["bs_bytes"] == 2**20
     assert direction(first, "read")["iops"] == 195
     assert direction(first, "read")["bw_bytes_per_s"] == 782 * KiB
     # Its Disk stats were pasted after the next run's comment; they still belong to it.
     assert first.metrics["disks"][0]["read_ios"] == 11821
     assert runs[1].label == "4KB随机写" and runs[1].metrics["disks"][0]["write_ios"] == 454672
-    windows = next(run for run in runs if run.source.line_start == 1338)
+    windows = next(run for run in runs if in_slice(run, WINDOWS_CACHE_NONE) and run.source.line_start == 51)
     assert windows.command.startswith("c:\\fio\\fio\\fio --name=random-read --ioengine=windowsaio")
     assert (windows.tool_version, windows.label) == ("3.27", "4KB随机读")
     assert direction(windows, "read")["iops"] == 2811
     assert direction(windows, "read")["bw_bytes_per_s"] == pytest.approx(11.0 * MiB)
     assert windows.metrics["disks"] == []
     assert windows.params["ioengine"] == "windowsaio"
+    assert in_slice(runs[31], WINDOWS_CACHE_NONE) and runs[31].label == "4KB随机写"
     assert direction(runs[31], "write")["zone_resets"] == 0
 
 
-def test_seed_002_fio_2_2_8_and_3_x_with_every_prompt_form(seeds):
-    runs, _ = fio_runs(seeds, "002")
+def test_seed_002_fio_2_2_8_and_3_x_with_every_prompt_form():
+    runs, _ = fio_runs("002")
     assert all(run.command for run in runs)
     first = runs[0]
+    assert in_slice(first, "ssd-san-hdd-cloud-disks/raw/nu4-nvme-sfdv0n1/runs.md")
     assert direction(first, "write")["iops"] == 18_900
     assert direction(first, "write")["bw_bytes_per_s"] == pytest.approx(74.0 * MiB)
-    old = next(run for run in runs if run.source.line_end >= 848 >= run.source.line_start)
+    hygon8 = "ssd-san-hdd-cloud-disks/raw/hygon8-lvm-2nvme/runs.md"
+    old = next(run for run in runs if in_slice(run, hygon8) and run.source.line_end >= 11 >= run.source.line_start)
     assert old.tool_version == "2.2.8"
     assert old.command.startswith("fio  -bs=4k -direct=1 -buffered=0 -thread -rw=randwrite")
     write = direction(old, "write")
@@ -84,8 +96,8 @@ def test_seed_002_fio_2_2_8_and_3_x_with_every_prompt_form(seeds):
     assert {run.tool_version for run in runs} == {"2.2.8", "3.1", "3.7"}
 
 
-def test_seed_003_fio_2_1_3_with_single_dash_options(seeds):
-    runs, _ = fio_runs(seeds, "003")
+def test_seed_003_fio_2_1_3_with_single_dash_options():
+    runs, _ = fio_runs("003")
     assert [run.label for run in runs] == ["测试随机写 IOPS", "测试随机读 IOPS", "测试顺序写 IOPS", "测试顺序读 IOPS"]
     first = runs[0]
     assert first.command.startswith("fio -direct=1 -iodepth=128 -rw=randwrite")
@@ -100,8 +112,8 @@ def test_seed_003_fio_2_1_3_with_single_dash_options(seeds):
     assert first.metrics["disks"][0]["aggr"]["write_ios"] == 257024
 
 
-def test_seed_004_job_file_and_labels_from_the_page(seeds):
-    runs, _ = fio_runs(seeds, "004")
+def test_seed_004_job_file_and_labels_from_the_page():
+    runs, _ = fio_runs("004")
     assert [run.label for run in runs] == ["default no cache", "direct sync", "write through", "write back"]
     first = runs[0]
     assert first.command is None
@@ -112,8 +124,9 @@ def test_seed_004_job_file_and_labels_from_the_page(seeds):
     assert direction(first, "read")["bw_bytes_per_s"] == pytest.approx(15.0 * MiB)
 
 
-@pytest.mark.parametrize("key", sorted(SEEDS))
-def test_golden(seeds, key, update_goldens):
-    runs, _ = fio_runs(seeds, key)
+@pytest.mark.parametrize("name", [name for name in ALL_SLICES if "fio" in slice_tools(name)])
+def test_golden(name, update_goldens):
+    runs = [run for run in extract_slice(name).runs if run.tool == "fio"]
+    assign_ids(runs)
     document = yaml.safe_dump([run.to_dict() for run in runs], sort_keys=True, allow_unicode=True, width=4096)
-    golden(f"fio/seed-{key}.yaml", document, update_goldens)
+    golden(slice_golden(name, "fio"), document, update_goldens)

@@ -8,15 +8,16 @@ import subprocess
 
 import pytest
 
-from perfwiki.extract import extract
 from perfwiki.tools.iostat import parser as iostat
+from support import seed_slices
 
 
-def test_seed_002_extended_samples_before_11_5_7(seeds):
-    found = extract("002", (seeds / "002_d97d8e1b2cafb357.txt").read_bytes())
+def test_seed_002_extended_samples_before_11_5_7():
+    found = seed_slices("002")
     runs = [run for run in found.runs if run.tool == "iostat"]
     assert len(runs) == 8 and [p for p in found.problems if "iostat" in p.message] == []
     first = runs[0]
+    assert first.source.path.endswith("/nu4-nvme-sfdv0n1/runs.md") and first.source.line_start == 5
     assert (first.label, first.command) == ("测试前的iostat状态", "iostat -d sfdv0n1 sda3 1 -x")
     assert first.metrics["host"] == "nu4d01142.sqa.nu8" and first.metrics["cpus"] == 104
     samples = first.metrics["samples"]
@@ -40,6 +41,7 @@ def test_seed_002_extended_samples_before_11_5_7(seeds):
     }
     assert nvme["util_pct"] == 89.52  # already busy before the test: issue 8 flags this
     basic = next(run for run in runs if run.command == "iostat 1")
+    assert basic.source.path.endswith("/k28-mysql-nvme/runs.md")
     sda = basic.metrics["samples"][0]["devices"][0]
     assert (sda["tps"], sda["read_bytes_per_s"], sda["write_bytes"]) == (
         49.21,

@@ -10,13 +10,24 @@ import pytest
 
 from perfwiki.extract import extract
 from perfwiki.tools.iperf3 import parser as iperf3
+from support import seed_slices
 
 GIB = 2**30
 
 
-def test_seed_001_seven_client_runs(seeds):
-    found = extract("001", (seeds / "001_217b3b91532e58e6.txt").read_bytes())
+def test_seed_001_seven_client_runs():
+    found = seed_slices("001")
     runs = [run for run in found.runs if run.tool == "iperf3"]
+    # One slice per client run, in the page's order.
+    assert [run.source.path.split("/")[-2] for run in runs] == [
+        "classic-vm-to-vm",
+        "classic-vm-to-host",
+        "classic-host-to-vm",
+        "classic-host-to-host",
+        "vpc-host-to-host",
+        "vpc-vm-to-vm",
+        "vpc-eip-to-eip",
+    ]
     assert [run.metrics["sender"]["bits_per_s"] for run in runs] == [
         8.33e9,
         8.41e9,

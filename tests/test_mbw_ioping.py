@@ -1,4 +1,4 @@
-"""mbw and ioping: the seeds' numbers as printed, and live output of Debian's mbw and ioping 1.3."""
+"""mbw and ioping: the seed pages' numbers as printed, and live output of Debian's mbw and ioping 1.3."""
 
 from __future__ import annotations
 
@@ -7,20 +7,16 @@ import subprocess
 
 import pytest
 
-from perfwiki.extract import extract
 from perfwiki.tools.ioping import parser as ioping
 from perfwiki.tools.mbw import parser as mbw
+from support import seed_slices
 
 MiB = 2**20
 
 
-def runs_of(seeds, name, tool):
-    found = extract(name, (seeds / name).read_bytes())
-    return [run for run in found.runs if run.tool == tool]
-
-
-def test_seed_001_mbw_memcpy_averages(seeds):
-    physical, virtual = runs_of(seeds, "001_217b3b91532e58e6.txt", "mbw")
+def test_seed_001_mbw_memcpy_averages():
+    physical, virtual = seed_slices("001", "mbw").runs
+    assert physical.source.path.endswith("/r730-host/mbw.md") and virtual.source.path.endswith("/centos-vm-8c/mbw.md")
     assert physical.command == "./mbw 512" and physical.label == "物理机："
     assert physical.metrics["methods"]["MEMCPY"]["avg_bytes_per_s"] == pytest.approx(7578.348 * MiB, abs=1e-3)
     assert virtual.metrics["methods"]["MEMCPY"]["avg_bytes_per_s"] == pytest.approx(6254.520 * MiB, abs=1e-3)
@@ -33,8 +29,8 @@ def test_seed_001_mbw_memcpy_averages(seeds):
     assert physical.metrics["block_bytes"] == 262144 and physical.params["array_mib"] == 512.0
 
 
-def test_seed_003_ioping_summary_with_a_unit_on_each_field(seeds):
-    (run,) = runs_of(seeds, "003_b17219a0f97acf24.txt", "ioping")
+def test_seed_003_ioping_summary_with_a_unit_on_each_field():
+    (run,) = seed_slices("003", "ioping").runs
     assert run.command == "ioping /dev/dm-0 -c 10"
     assert run.metrics["lat_ns"] == {"min": 285_000, "avg": 764_000, "max": 1_900_000, "mdev": 554_000}
     assert (run.metrics["requests"], run.metrics["iops"]) == (10, 1300)

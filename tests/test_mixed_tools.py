@@ -10,14 +10,9 @@ import pytest
 import yaml
 
 from perfwiki.extract import assign_ids, extract
-from support import golden
+from support import ALL_SLICES, extract_slice, golden, slice_golden, slice_tools
 
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "mixed" / "debian12-all-tools.txt"
-SEEDS = {
-    "001": "001_217b3b91532e58e6.txt",
-    "002": "002_d97d8e1b2cafb357.txt",
-    "003": "003_b17219a0f97acf24.txt",
-}
 
 
 def test_captured_transcript_of_seven_tools():
@@ -60,11 +55,11 @@ def test_live_transcript_mixing_tools(tmp_path):
     assert [run.command for run in found.runs] == commands
 
 
-@pytest.mark.parametrize("key", sorted(SEEDS))
-def test_seed_runs_of_the_other_tools_golden(seeds, key, update_goldens):
-    found = extract(f"seeds/{SEEDS[key]}", (seeds / SEEDS[key]).read_bytes())
+@pytest.mark.parametrize("name", [name for name in ALL_SLICES if slice_tools(name) - {"fio"}])
+def test_seed_runs_of_the_other_tools_golden(name, update_goldens):
+    found = extract_slice(name)
     others = [run for run in found.runs if run.tool != "fio"]
     assign_ids(others)
     assert others and found.problems == []
     document = yaml.safe_dump([run.to_dict() for run in others], sort_keys=True, allow_unicode=True, width=4096)
-    golden(f"tools/seed-{key}.yaml", document, update_goldens)
+    golden(slice_golden(name, "tools"), document, update_goldens)

@@ -11,7 +11,7 @@ from perfwiki.extract import extract
 from perfwiki.facts import facts_from_text
 from perfwiki.ingest import load_report
 from perfwiki.redact import ConfigError, Redactor, Rules, prompt_hosts, rules_from_config
-from support import copy_site_sources, hugo_binary, perfwiki_command
+from support import FIXTURES, copy_site_sources, hugo_binary, perfwiki_command, read_slice
 
 EVERYTHING = Rules(ipv4=True, ipv6=True, hostnames=True, serials=True)
 
@@ -22,16 +22,20 @@ def between(text: str, start: str, end: str) -> str:
 
 
 @pytest.fixture(scope="module")
-def nvme_host(seeds) -> str:
-    """Seed 002: a prompt naming the host, `nvme list` with three serials, then an fio run."""
-    text = (seeds / "002_d97d8e1b2cafb357.txt").read_text(encoding="utf-8")
-    return between(text, "[root@x86.170 /polarx/lvm]\n#/usr/sbin/nvme list", "  nvme2n1: ios=0/610060") + "\n"
+def nvme_host() -> str:
+    """Seed 002: a prompt naming the host, `nvme list` with three serials, then an fio run.
+
+    The page shows them one after the other; the fio run is in its slice, the nvme list in a fixture.
+    """
+    nvme_list = (FIXTURES / "seeds" / "002-nvme-list.txt").read_text(encoding="utf-8")
+    text = read_slice("ssd-san-hdd-cloud-disks/raw/x86-lvm-3nvme/runs.md").decode("utf-8")
+    return nvme_list + between(text, "[root@x86.170 /polarx/lvm]\n#fio", "  nvme2n1: ios=0/610060") + "\n"
 
 
 @pytest.fixture(scope="module")
-def iperf_client(seeds) -> str:
+def iperf_client() -> str:
     """Seed 001: an iperf3 client behind a [cloudroot@testperf ~]$ prompt, on a 10.127/16 network."""
-    text = (seeds / "001_217b3b91532e58e6.txt").read_text(encoding="utf-8")
+    text = read_slice("vm-vs-bare-metal/raw/classic-vm-to-vm/iperf3.md").decode("utf-8")
     return between(text, "[cloudroot@testperf ~]$ iperf3 -c 10.127.100.234 -t 30", "receiver") + "\n"
 
 

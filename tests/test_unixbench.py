@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from perfwiki.extract import extract
 from perfwiki.tools.unixbench import parser as unixbench
+from support import seed_slices
 
 
-def test_seed_001_single_copy_runs_with_the_command_listed_apart(seeds):
-    found = extract("001", (seeds / "001_217b3b91532e58e6.txt").read_bytes())
-    physical, virtual = [run for run in found.runs if run.tool == "unixbench"]
+def test_seed_001_single_copy_runs_with_the_command_listed_apart():
+    physical, virtual = seed_slices("001", "unixbench").runs
+    assert physical.source.path.endswith("/r730-host/unixbench.md")
+    assert virtual.source.path.endswith("/centos-vm-8c/unixbench.md")
     dhrystone = [test for test in physical.metrics["tests"] if test["name"].startswith("Dhrystone")]
     assert dhrystone == [
         {
