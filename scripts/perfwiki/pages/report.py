@@ -13,6 +13,8 @@ from .run import run_page
 
 @dataclass
 class Report:
+    """One report as ingest builds it: front matter, runs (with ids), comparisons, the environments it shows."""
+
     slug: str
     front_matter: dict[str, Any]
     runs: list[Run] = field(default_factory=list)
