@@ -105,6 +105,9 @@ def test_interface_on_every_fixture(name, path):
         rows = tool.runs_rows(run)
         assert rows and all(len(cells) == len(tool.runs_columns) for _, cells in rows)
         assert all(isinstance(badge, str) for badge in tool.badges(run))
+        # The headline: what a run page shows first, never an empty value.
+        headline = tool.headline(run)
+        assert headline and all(entry["label"] and entry["value"] for entry in headline)
 
 
 @pytest.mark.parametrize(("name", "path"), ALL, ids=[f"{name}-{path.name}" for name, path in ALL])
@@ -112,3 +115,26 @@ def test_golden(name, path, update_goldens):
     found = runs_of(path)
     document = yaml.safe_dump([run.to_dict() for run in found.runs], sort_keys=True, allow_unicode=True, width=4096)
     golden(f"{name}/{path.name}.yaml", document, update_goldens)
+
+
+def test_headlines_say_what_the_tools_printed():
+    nvme = extract_slice_first("content/reports/nvme-raw-vs-ext4/raw/nvme-raw/fio-bandwidth-iops-latency.md")
+    assert [(entry["label"], entry["value"]) for entry in tools.get("fio").headline(nvme)] == [
+        ("IOPS", "872"),
+        ("Bandwidth", {"text": "927 MiB/s", "si": "972 MB/s", "iec": "927 MiB/s"}),
+        ("Mean completion latency", "4.476 s"),
+        ("p99 completion latency", "6.946 s"),
+    ]
+    memory = extract_slice_first("content/reports/vm-vs-bare-metal/raw/r730-host/mbw.md")
+    assert [entry["label"] for entry in tools.get("mbw").headline(memory)] == ["DUMB", "MCBLOCK", "MEMCPY"]
+    unixbench = extract_slice_first("content/reports/vm-vs-bare-metal/raw/r730-host/unixbench.md")
+    assert tools.get("unixbench").headline(unixbench)[0] == {
+        "label": "Dhrystone 2 using register variables",
+        "value": "34839728.4 lps",  # as UnixBench printed it
+        "higher_is_better": True,
+    }
+
+
+def extract_slice_first(relative: str):
+    path = FIXTURES.parent.parent / relative
+    return extract(relative, path.read_bytes()).runs[0]

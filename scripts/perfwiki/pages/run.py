@@ -15,6 +15,7 @@ def run_page(run: Run, environment_facts: dict[str, Any] | None = None) -> dict[
     return {
         "title": run.title if not run.environment else f"{run.title} — {run.environment}",
         "raw_url": run.source.published_path,
+        "headline": tool.headline(run),
         "tables": [_params_table(run), *tool.result_tables(run)],
         "charts": tool.run_charts(run),
         "scenarios": scenario_keys(run),

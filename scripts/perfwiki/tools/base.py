@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any
 
+from .. import units
 from ..findings import Check, Evidence, Finding, by_severity
 from ..model import Run
 
@@ -133,6 +134,39 @@ class Tool:
         return by_severity([finding for rule in self.checks for finding in rule(run, evidence)])
 
     # -- showing --------------------------------------------------------------------------
+
+    def headline(self, run: Run) -> list[dict[str, Any]]:
+        """The numbers a reader wants first from a run: every metric of every part that has a value.
+
+        Each is {label, value, metric, unit, higher_is_better, part}: `value` is a display
+        string, or {text, si, iec} for bytes (the page's unit switch swaps them).
+        """
+        shown = []
+        for part in run.fingerprints:
+            for metric in self.metrics:
+                value = metric.read(run, part)
+                if value is None:
+                    continue
+                if metric.unit in ("B/s", "B"):
+                    display: Any = units.byte_quantity(value, metric.unit, self.printed_prefixes)
+                else:
+                    display = units.format_value(value, metric.unit) if metric.unit != "per test" else f"{value:g}"
+                label = metric.title
+                if part and self.lone_part_in_title:  # a named result: mbw's MEMCPY, a UnixBench test
+                    label = part if len(self.metrics) == 1 else f"{part} {metric.title}"
+                elif part and len(run.fingerprints) > 1:  # fio's read and write of one randrw run
+                    label = f"{part} {metric.title}"
+                shown.append(
+                    {
+                        "label": label,
+                        "value": display,
+                        "metric": metric.key,
+                        "unit": metric.unit,
+                        "higher_is_better": metric.higher_is_better,
+                        "part": part,
+                    }
+                )
+        return shown
 
     def result_tables(self, run: Run) -> list[dict[str, Any]]:
         """The tables of results a run page shows after its parameters."""

@@ -79,6 +79,14 @@ class Iostat(Tool):
         utils = [d["util_pct"] for s in samples for d in s["devices"] if d.get("util_pct") is not None]
         return [", ".join(devices) or None, str(len(samples)), f"{max(utils):.1f}%" if utils else None]
 
+    def headline(self, run: Run) -> list[dict[str, Any]]:
+        """iostat measures no result of its own: what it saw is the load on each device."""
+        devices, samples, peak = self.runs_row(run)
+        shown = [{"label": "Devices", "value": devices}, {"label": "Samples", "value": samples}]
+        if peak is not None:
+            shown.append({"label": "Peak util", "value": peak, "higher_is_better": False})
+        return shown
+
     def result_tables(self, run: Run) -> list[dict[str, Any]]:
         return [devices_table(run.metrics)]
 

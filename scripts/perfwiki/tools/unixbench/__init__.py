@@ -47,6 +47,16 @@ class Unixbench(Tool):
             None if score is None else str(score),
         ]
 
+    def headline(self, run: Run) -> list[dict[str, Any]]:
+        """The index score when the run has one, then each test's result in the unit UnixBench printed."""
+        score = run.metrics.get("score")
+        shown = [{"label": "Index score", "value": f"{score:g}", "higher_is_better": True}] if score is not None else []
+        for test in run.metrics.get("tests") or []:
+            shown.append(
+                {"label": test["name"], "value": f"{test['value']:g} {test['unit']}", "higher_is_better": True}
+            )
+        return shown
+
     def result_tables(self, run: Run) -> list[dict[str, Any]]:
         metrics = run.metrics
         copies = metrics.get("copies")
