@@ -53,7 +53,7 @@ class Unixbench(Tool):
         shown = [{"label": "Index score", "value": f"{score:g}", "higher_is_better": True}] if score is not None else []
         for test in run.metrics.get("tests") or []:
             shown.append(
-                {"label": test["name"], "value": f"{test['value']:g} {test['unit']}", "higher_is_better": True}
+                {"label": test["name"], "value": f"{test['value']:.1f} {test['unit']}", "higher_is_better": True}
             )
         return shown
 
