@@ -167,3 +167,16 @@ def test_every_report_page_draws_offline_and_is_screenshotted(page, base_url_loc
             charts.nth(index).locator("svg.main-svg").first.wait_for(state="visible")
         page.screenshot(path=str(artifacts / f"report-{report}.png"), full_page=True)
     assert errors == [] and remote == []
+
+
+def test_run_page_leads_with_its_results_above_the_first_chart(page, base_url_local):
+    page.set_viewport_size({"width": 1440, "height": 900})
+    page.goto(f"{base_url_local}runs/{REPORT}/{RUN}/")
+    numbers = page.locator(".headline-numbers")
+    assert numbers.locator("dt").all_inner_texts()[:2] == ["IOPS", "Bandwidth"]
+    assert numbers.locator("dd").all_inner_texts()[:2] == ["872", "927 MiB/s"]  # as fio printed them
+    assert numbers.locator("div").first.get_attribute("title") == "higher is better"
+    results_top = numbers.bounding_box()["y"]
+    first_chart = page.locator("figure.chart").first
+    assert results_top < first_chart.bounding_box()["y"]
+    assert results_top < 900  # in the first screen, not after the parameter table
