@@ -59,9 +59,14 @@ def metric_at(*keys: str) -> Callable[[Run, str | None], float | None]:
     return read
 
 
+def shown(value: Any) -> str | None:
+    """A table cell for a plain value: its text, or None (shown as missing, never as 0)."""
+    return None if value is None else str(value)
+
+
 def pairs_table(title: str, table_id: str, pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     """A two-column Metric / Value table; a value of None is shown as missing."""
-    rows = [[name, None if value is None else str(value)] for name, value in pairs]
+    rows = [[name, shown(value)] for name, value in pairs]
     return {"title": title, "id": table_id, "columns": ["Metric", "Value"], "rows": rows}
 
 

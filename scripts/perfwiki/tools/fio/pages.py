@@ -7,6 +7,7 @@ from typing import Any
 from ... import units
 from ...charts import MARGIN, figure
 from ...model import Run, slug
+from ..base import shown
 from .report import DIRECTIONS
 
 
@@ -25,10 +26,6 @@ def _anchor(name: Any) -> str:
     return slug(str(name)) or "job"
 
 
-def _text(value: Any) -> str | None:
-    return None if value is None else str(value)
-
-
 def _stats_row(name: str, stats: dict[str, Any] | None) -> list[str | None]:
     if not stats:
         return [name, None, None, None, None]
@@ -40,7 +37,7 @@ def summary_cells(run: Run, metrics: dict[str, Any]) -> list[Any]:
     return [
         run.params.get("rw"),
         units.format_bytes(run.params.get("bs_bytes")),
-        _text(run.params.get("iodepth")),
+        shown(run.params.get("iodepth")),
         units.format_count(metrics.get("iops")),
         units.byte_quantity(metrics.get("bw_bytes_per_s"), "B/s"),
         units.format_ns((metrics.get("clat_ns") or {}).get("mean")),
@@ -96,10 +93,10 @@ def result_tables(run: Run) -> list[dict[str, Any]]:
                 "rows": [
                     [
                         disk["name"],
-                        _text(disk.get("read_ios")),
-                        _text(disk.get("write_ios")),
-                        _text(disk.get("read_ticks")),
-                        _text(disk.get("write_ticks")),
+                        shown(disk.get("read_ios")),
+                        shown(disk.get("write_ios")),
+                        shown(disk.get("read_ticks")),
+                        shown(disk.get("write_ticks")),
                         None if disk.get("util_pct") is None else f"{disk['util_pct']:.2f}%",
                     ]
                     for disk in disks

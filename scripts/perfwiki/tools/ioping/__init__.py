@@ -6,7 +6,7 @@ from typing import Any
 
 from ... import units
 from ...model import Run
-from ..base import Metric, Tool, metric_at, pairs_table
+from ..base import Metric, Tool, metric_at, pairs_table, shown
 from . import parser
 
 
@@ -35,7 +35,7 @@ class Ioping(Tool):
         requests = metrics.get("requests")
         return [
             units.format_bytes(run.params.get("request_bytes")),
-            None if requests is None else str(requests),
+            shown(requests),
             units.format_count(metrics.get("iops")),
             units.format_ns((metrics.get("lat_ns") or {}).get("avg")),
         ]

@@ -12,7 +12,7 @@ from ... import units
 from ...charts import figure
 from ...findings import Evidence, Finding
 from ...model import Run
-from ..base import Metric, Tool, metric_at, pairs_table
+from ..base import Metric, Tool, metric_at, pairs_table, shown
 from . import parser
 
 
@@ -92,10 +92,6 @@ def intervals_chart(series: list[tuple[str, list[dict[str, Any]]]], chart_id: st
     }
 
 
-def _text(value: Any) -> str | None:
-    return None if value is None else str(value)
-
-
 class Iperf3(Tool):
     name = "iperf3"
     parser = parser
@@ -147,10 +143,10 @@ class Iperf3(Tool):
         resent = (run.metrics.get("sender") or {}).get("retransmits")
         return [
             print_["mode"],
-            _text(print_["streams"]),
+            shown(print_["streams"]),
             print_["direction"],
             units.format_bits_per_s(_rate(run, None)),
-            _text(resent),
+            shown(resent),
         ]
 
     def overlay_series(self, run: Run, fingerprint: dict[str, Any]) -> dict[str, Any]:

@@ -6,7 +6,7 @@ from typing import Any
 
 from ... import units
 from ...model import Run
-from ..base import Metric, Tool, metric_at, pairs_table
+from ..base import Metric, Tool, metric_at, pairs_table, shown
 from . import parser
 
 
@@ -29,7 +29,7 @@ class Sysbench(Tool):
         threads = run.params.get("threads")
         return [
             run.metrics.get("test"),
-            None if threads is None else str(threads),
+            shown(threads),
             units.format_count(run.metrics.get("events_per_s")),
             units.byte_quantity(run.metrics.get("bytes_per_s"), "B/s"),
         ]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...model import Run
-from ..base import Metric, Tool
+from ..base import Metric, Tool, shown
 from . import parser
 
 # The overall score compares like a test in report tables, but is no scenario of its own:
@@ -42,9 +42,9 @@ class Unixbench(Tool):
         score = run.metrics.get("score")
         copies = run.metrics.get("copies")
         return [
-            None if copies is None else str(copies),
+            shown(copies),
             str(len(run.metrics.get("tests", []))),
-            None if score is None else str(score),
+            shown(score),
         ]
 
     def headline(self, run: Run) -> list[dict[str, Any]]:
@@ -75,14 +75,14 @@ class Unixbench(Tool):
             rows = [
                 [
                     entry["name"],
-                    None if entry["baseline"] is None else str(entry["baseline"]),
+                    shown(entry["baseline"]),
                     str(entry["result"]),
-                    None if entry["index"] is None else str(entry["index"]),
+                    shown(entry["index"]),
                 ]
                 for entry in metrics["index"]
             ]
             score = metrics.get("score")
-            rows.append(["System Benchmarks Index Score", None, None, None if score is None else str(score)])
+            rows.append(["System Benchmarks Index Score", None, None, shown(score)])
             tables.append(
                 {"title": "Index", "id": "index", "columns": ["Test", "Baseline", "Result", "Index"], "rows": rows}
             )
