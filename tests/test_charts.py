@@ -13,7 +13,7 @@ import plotly.graph_objects as go
 import pytest
 import yaml
 
-from perfwiki import charts
+from perfwiki import charts, units
 from perfwiki.tools import mbw
 from support import ROOT
 
@@ -51,20 +51,24 @@ def test_the_validation_catches_a_misspelt_property():
         go.Figure(spec)
 
 
-def test_the_baseline_line_spans_the_plot_at_100_percent():
-    comparison = {
-        "id": "c",
-        "title": "4k read",
-        "unit": "IOPS",
-        "baseline": "host",
-        "columns": [{"title": "4k", "unit": "IOPS"}],
-        "rows": [
-            {"environment": "host", "cells": [{"value": 200.0, "relative": 1.0}]},
-            {"environment": "vm", "cells": [{"value": 150.0, "relative": 0.75}]},
-        ],
-    }
-    spec = charts.comparison_chart(comparison)["spec"]
+def test_a_panel_prints_every_bar_in_one_unit_and_marks_the_baseline_value():
+    scale = units.scale_for([200e6, 150e6], "B/s", "si")
+    bars = [
+        {"label": "host (baseline)", "value": 200e6, "colour": charts.BASELINE_COLOUR},
+        {"label": "vm", "value": 150e6, "colour": charts.PALETTE[0]},
+    ]
+    spec = charts.bar_panel("p", bars, scale, baseline_value=200e6)["spec"]
     go.Figure(spec)
-    assert [trace["y"] for trace in spec["data"]] == [[100.0], [75.0]]
+    (trace,) = spec["data"]
+    assert trace["orientation"] == "h" and trace["text"] == ["200 MB/s", "150 MB/s"]
+    assert trace["x"] == [200.0, 150.0]  # drawn in the axis's one unit, MB/s, from zero
+    assert spec["layout"]["xaxis"]["range"][0] == 0
     (line,) = spec["layout"]["shapes"]
-    assert (line["xref"], line["x0"], line["x1"], line["y0"], line["y1"]) == ("x domain", 0, 1, 100, 100)
+    assert (line["x0"], line["x1"], line["yref"]) == (200.0, 200.0, "y domain")
+
+
+def test_twelve_environments_get_twelve_distinct_colours_and_the_baseline_is_grey():
+    environments = [f"env{index}" for index in range(12)]
+    chosen = charts.colours(environments, "env3")
+    assert chosen["env3"] == charts.BASELINE_COLOUR
+    assert len(set(chosen.values())) == 12

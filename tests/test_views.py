@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from perfwiki.pages import comparison as comparison_view
 from perfwiki.pages import report as views
 
 
@@ -20,8 +21,9 @@ def test_equal_facts_fold_and_differing_ones_lead():
 def test_comparison_cells_carry_text_percent_and_verdict():
     comparison = {
         "id": "fio-iops",
+        "tool": "fio",
         "baseline": "host",
-        "columns": [{"title": "4k randread", "unit": "IOPS", "higher_is_better": True, "refused": []}],
+        "columns": [{"title": "4k randread", "scenario": "s", "unit": "IOPS", "higher_is_better": True, "refused": []}],
         "rows": [
             {"environment": "host", "cells": [{"value": 195, "relative": 1.0, "runs": ["a"], "n": 1}]},
             {"environment": "vm", "cells": [{"value": 245, "relative": 245 / 195, "runs": ["b"], "n": 1}]},
@@ -29,9 +31,29 @@ def test_comparison_cells_carry_text_percent_and_verdict():
             {"environment": "old", "cells": [{"value": None, "relative": None, "runs": [], "n": 0}]},
         ],
     }
-    view = views.comparison_view(comparison)
-    host, vm, win, old = (row["cells"][0] for row in view["rows"])
+    table = comparison_view.comparison_table(comparison)
+    host, vm, win = (row["cells"][0] for row in table["rows"])
     assert (host["text"], host["relative"], host["class"]) == ("195", None, "baseline")
     assert (vm["text"], vm["relative"], vm["class"], vm["run"]) == ("245", "126%", "better", "b")
     assert (win["relative"], "class" in win) == ("97.4%", False)  # within 5%: not coloured as a win or loss
-    assert (old["text"], old["run"]) == (None, None)
+    assert table["without"] == ["old"]  # no empty row: the page names it once instead
+    assert table["columns"][0]["unit"] == "IOPS" and table["columns"][0]["direction"] == "higher is better"
+
+
+def test_a_column_shows_every_value_with_one_prefix_in_each_convention():
+    mib = 2**20
+    comparison = {
+        "id": "fio-bw",
+        "tool": "fio",
+        "baseline": "host",
+        "columns": [{"title": "seq", "scenario": "s", "unit": "B/s", "higher_is_better": True, "refused": []}],
+        "rows": [
+            {"environment": "host", "cells": [{"value": 981 * 1024, "relative": 1.0, "runs": ["a"], "n": 1}]},
+            {"environment": "vm", "cells": [{"value": 1854 * mib, "relative": 1935.0, "runs": ["b"], "n": 1}]},
+        ],
+    }
+    table = comparison_view.comparison_table(comparison)
+    host, vm = (row["cells"][0] for row in table["rows"])
+    assert (host["text"], vm["text"]) == ("0.958 MiB/s", "1854 MiB/s")  # not "981 KiB/s" next to "1.81 GiB/s"
+    assert (host["si"], vm["si"]) == ("1.005 MB/s", "1944 MB/s")
+    assert table["columns"][0]["unit"] == {"text": "MiB/s", "si": "MB/s", "iec": "MiB/s"}

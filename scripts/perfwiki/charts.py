@@ -25,111 +25,88 @@ def figure(traces: list[dict[str, Any]], **layout: Any) -> dict[str, Any]:
     return {"data": traces, "layout": layout}
 
 
-def comparison_chart(comparison: dict[str, Any]) -> dict[str, Any]:
-    """Grouped bars of one comparison: a bar group per column, a bar per environment.
+# Bar colours, one per environment and the same on every chart of a report. The baseline
+# is always grey (and drawn with a dotted line at its value); the others take these eleven,
+# chosen to stay apart from each other and readable on light and dark backgrounds.
+BASELINE_COLOUR = "#8c8c8c"
+PALETTE = (
+    "#4e79a7",
+    "#f28e2b",
+    "#59a14f",
+    "#e15759",
+    "#b07aa1",
+    "#edc948",
+    "#76b7b2",
+    "#ff9da7",
+    "#9c755f",
+    "#bcbd22",
+    "#a0cbe8",
+)
+BAR_HEIGHT_PX = 26
 
-    Bars show % of the baseline, so columns with different scales and units (UnixBench
-    tests, 4 KiB and 1 MiB fio runs) share one axis; a line at 100% marks the baseline,
-    and the axis turns logarithmic when results span more than 20x. Without a baseline
-    value the bars show the values themselves.
+
+def colours(environments: list[str], baseline: str | None) -> dict[str, str]:
+    """Each environment's bar colour: grey for the baseline, then the palette in report order."""
+    others = [env for env in environments if env != baseline]
+    chosen = {env: PALETTE[index % len(PALETTE)] for index, env in enumerate(others)}
+    if baseline is not None:
+        chosen[baseline] = BASELINE_COLOUR
+    return chosen
+
+
+def bar_panel(
+    panel_id: str,
+    bars: list[dict[str, Any]],
+    scale: units.Scale,
+    baseline_value: float | None = None,
+) -> dict[str, Any]:
+    """Horizontal bars, one per entry of `bars`, each printing its value; the plotly spec of one panel.
+
+    Each bar is {label, value (canonical unit), colour, hover}. The axis is linear from
+    zero in the one display unit `scale` (a bar's length is its value, so a 2x longer
+    bar is 2x the value); a dotted line marks the baseline's value when there is one.
     """
-    # % of baseline needs something to compare: at least two environments with values.
-    compared = [row for row in comparison["rows"] if any(cell["relative"] is not None for cell in row["cells"])]
-    relative = len(compared) >= 2
-    titles = [column["title"] for column in comparison["columns"]]
-    traces = []
-    shown_values = []
-    for row in comparison["rows"]:
-        if all(cell["value"] is None for cell in row["cells"]):
-            continue  # nothing comparable here (refused or not run): the table says why
-        is_baseline = row["environment"] == comparison["baseline"]
-        name = f"{row['environment']} (baseline)" if is_baseline else row["environment"]
-        values = [
-            (cell["relative"] * 100 if cell["relative"] is not None else None) if relative else cell["value"]
-            for cell in row["cells"]
-        ]
-        shown_values += [value for value in values if value]
-        texts = [
-            units.format_value(cell["value"], column["unit"]) or "n/a"
-            for cell, column in zip(row["cells"], comparison["columns"], strict=True)
-        ]
-        traces.append(
-            {
-                "type": "bar",
-                "name": name,
-                "x": list(titles),
-                "y": values,
-                "marker": {"line": {"width": 2 if is_baseline else 0, "color": "#444"}},
-                "customdata": texts,
-                "hovertemplate": "%{x}<br>%{customdata}"
-                + (" (%{y:.1f}% of baseline)" if relative else "")
-                + "<extra>"
-                + name
-                + "</extra>",
-            }
-        )
-    spread = max(shown_values) / min(shown_values) if shown_values and min(shown_values) > 0 else 1
-    yaxis: dict[str, Any] = {"rangemode": "tozero", "tickformat": "~s"}
-    layout: dict[str, Any] = {"barmode": "group", "xaxis": {"automargin": True}, "legend": {"orientation": "h"}}
-    if relative:
-        yaxis["title"] = {"text": f"% of {comparison['baseline']}"}
-        yaxis["ticksuffix"] = "%"
-        # The baseline: a dotted line at 100 % across the whole plot width.
+    shown = [bar for bar in bars if bar["value"] is not None]
+    numbers = [scale.number(bar["value"]) for bar in shown]
+    trace = {
+        "type": "bar",
+        "orientation": "h",
+        "y": [bar["label"] for bar in shown],
+        "x": numbers,
+        "text": [scale.text(bar["value"]) for bar in shown],
+        "textposition": "outside",
+        "cliponaxis": False,
+        "marker": {"color": [bar["colour"] for bar in shown]},
+        "customdata": [bar.get("hover") or "" for bar in shown],
+        "hovertemplate": "%{y}: %{text}%{customdata}<extra></extra>",
+    }
+    layout: dict[str, Any] = {
+        "height": 40 + BAR_HEIGHT_PX * max(len(shown), 1),
+        "margin": {"t": 4, "r": 80, "b": 24, "l": 8},
+        "showlegend": False,
+        "bargap": 0.3,
+        # Room past the longest bar for its printed value.
+        "xaxis": {
+            "range": [0, max(numbers, default=1) * 1.18 or 1],
+            "exponentformat": "none",
+            "separatethousands": True,
+            "automargin": True,
+            "fixedrange": True,
+        },
+        "yaxis": {"autorange": "reversed", "automargin": True, "fixedrange": True, "ticksuffix": " "},
+    }
+    if baseline_value is not None:
+        at = scale.number(baseline_value)
         layout["shapes"] = [
             {
                 "type": "line",
-                "xref": "x domain",
-                "x0": 0,
-                "x1": 1,
-                "yref": "y",
-                "y0": 100,
-                "y1": 100,
-                "line": {"dash": "dot", "width": 1, "color": "#888"},
+                "xref": "x",
+                "x0": at,
+                "x1": at,
+                "yref": "y domain",
+                "y0": 0,
+                "y1": 1,
+                "line": {"dash": "dot", "width": 1.5, "color": BASELINE_COLOUR},
             }
         ]
-    else:
-        yaxis["title"] = {"text": comparison["unit"]}
-    if spread > 20:
-        yaxis.update({"type": "log", "rangemode": "normal"})
-    table_rows = [
-        [row["environment"]]
-        + [
-            " ".join(
-                bit
-                for bit in (
-                    units.format_value(cell["value"], column["unit"]),
-                    f"({units.format_relative(cell['relative'])})" if cell["relative"] is not None else None,
-                )
-                if bit
-            )
-            or None
-            for cell, column in zip(row["cells"], comparison["columns"], strict=True)
-        ]
-        for row in comparison["rows"]
-    ]
-    return {
-        "id": f"chart-{comparison['id']}",
-        "title": comparison["title"] + (f", % of {comparison['baseline']}" if relative else f" ({comparison['unit']})"),
-        "spec": figure(traces, yaxis=yaxis, margin=MARGIN, **layout),
-        "table": {"columns": ["Environment"] + titles, "rows": table_rows},
-    }
-
-
-def headline_charts(comparisons: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """A chart for every comparison the author defined, and one per tool among the automatic ones.
-
-    Mixed-unit comparisons (bandwidth, IOPS and latency side by side) share no axis:
-    their table stands alone.
-    """
-    charted_tools: set[str] = set()
-    charts = []
-    for comparison in comparisons:
-        if comparison["unit"] == "mixed":
-            continue
-        if comparison.get("authored"):
-            charts.append(comparison_chart(comparison))
-            charted_tools.add(comparison["tool"])
-        elif comparison["tool"] not in charted_tools:
-            charted_tools.add(comparison["tool"])
-            charts.append(comparison_chart(comparison))
-    return charts
+    return {"id": panel_id, "spec": figure([trace], **layout)}

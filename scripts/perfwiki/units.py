@@ -12,6 +12,7 @@ Arithmetic is done with Decimal so that "4476.22 msec" becomes exactly
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 
 Number = int | float
@@ -313,3 +314,86 @@ def format_count(value: Number | None) -> str | None:
         if abs(value) >= 10 * factor:
             return f"{_significant(value / factor)}{suffix}"
     return _significant(float(value), 6)
+
+
+# ---------------------------------------------------------------------------
+# One prefix per column or axis: a table column or a chart axis never mixes
+# "981 KiB/s" with "1.8 GiB/s"; every value in it is shown in the same unit.
+
+# unit -> the steps of its display prefixes: (label, factor), smallest first.
+_STEPS: dict[str, dict[str, tuple[tuple[str, float], ...]]] = {
+    "B/s": {
+        "iec": (("B/s", 1), ("KiB/s", 2**10), ("MiB/s", 2**20), ("GiB/s", 2**30), ("TiB/s", 2**40)),
+        "si": (("B/s", 1), ("kB/s", 1e3), ("MB/s", 1e6), ("GB/s", 1e9), ("TB/s", 1e12)),
+    },
+    "B": {
+        "iec": (("B", 1), ("KiB", 2**10), ("MiB", 2**20), ("GiB", 2**30), ("TiB", 2**40)),
+        "si": (("B", 1), ("kB", 1e3), ("MB", 1e6), ("GB", 1e9), ("TB", 1e12)),
+    },
+    "bit/s": {"si": (("bit/s", 1), ("kbit/s", 1e3), ("Mbit/s", 1e6), ("Gbit/s", 1e9), ("Tbit/s", 1e12))},
+    "ns": {"si": (("ns", 1), ("µs", 1e3), ("ms", 1e6), ("s", 1e9))},
+    # Counts are shown whole, with thousands separators ("28,700", "195"), up to millions.
+    "IOPS": {"si": (("", 1), ("M", 1e6))},
+    "events/s": {"si": (("", 1), ("M", 1e6))},
+}
+
+# The largest number a scaled column shows before it moves to the next prefix: four
+# digits, as fio prints "1854MiB/s" and "IOPS=8134"; three for networks, as iperf3 does.
+_LIMIT = {"bit/s": 1000, "IOPS": 1e7, "events/s": 1e7}
+
+
+@dataclass(frozen=True)
+class Scale:
+    """The one display unit of a column or axis: values are divided by `factor`, labelled `label`.
+
+    `unit` is the canonical unit ('B/s'); `label` the display unit ('MiB/s', 'µs', '' or 'M'
+    for counts such as IOPS, or the unit itself when it has no prefixes, as UnixBench's 'lps').
+    """
+
+    unit: str
+    label: str
+    factor: float
+
+    @property
+    def is_count(self) -> bool:
+        return self.unit in ("IOPS", "events/s")
+
+    @property
+    def axis_title(self) -> str:
+        """The unit an axis or a column caption states: 'MiB/s', 'IOPS', 'IOPS (M)'."""
+        if self.is_count:
+            return f"{self.unit} ({self.label})" if self.label else self.unit
+        return self.label
+
+    def number(self, value: Number) -> float:
+        return float(value) / self.factor
+
+    def text(self, value: Number | None) -> str | None:
+        """'1854 MiB/s', '0.958 MiB/s', '188,000', '13.05 µs'; None stays None."""
+        if value is None:
+            return None
+        shown = _significant(self.number(value))
+        if self.is_count:
+            number = self.number(value)
+            return f"{number:,.0f}" if self.label == "" and abs(number) >= 100 else f"{shown}{self.label}"
+        return f"{shown} {self.label}" if self.label else shown
+
+    def said(self, value: Number) -> str | None:
+        """The value in a sentence: counts name their unit ('82,493 IOPS'), others carry it."""
+        shown = self.text(value)
+        return f"{shown} {self.unit}" if shown is not None and self.is_count else shown
+
+
+def scale_for(values: list[Number | None], unit: str, convention: str = "iec") -> Scale:
+    """The prefix that shows the largest of `values` in at most four digits before the point.
+
+    `convention` is 'iec' or 'si' for byte units; other units have one convention.
+    """
+    conventions = _STEPS.get(unit)
+    if not conventions:
+        return Scale(unit, unit, 1)
+    steps = conventions.get(convention) or next(iter(conventions.values()))
+    largest = max((abs(float(value)) for value in values if value is not None), default=0.0)
+    limit = _LIMIT.get(unit, 10_000)
+    label, factor = next(((label, factor) for label, factor in steps if largest / factor < limit), steps[-1])
+    return Scale(unit, label, factor)

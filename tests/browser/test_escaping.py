@@ -63,7 +63,7 @@ def test_report_environment_and_scenario_pages_stay_inert(page, hostile_site):
     base, run = hostile_site
     visit(page, f"{base}reports/{REPORT}/")
     assert LABEL in page.locator("body").text_content()  # in the runs table, as text
-    page.locator(".chart__plot svg.main-svg").first.wait_for(state="visible")
+    page.locator(".panel__plot svg.main-svg").first.wait_for(state="visible")
     visit(page, f"{base}environments/nvme-raw/")
     visit(page, f"{base}scenarios/{run['scenario']}/")
     assert LABEL in page.locator("body").text_content()  # the run's title in the scenario table

@@ -39,12 +39,12 @@ def test_report_chart_is_drawn_offline_without_console_errors(page, base_url_loc
     errors, remote = watch(page)
     page.set_viewport_size({"width": 1280, "height": 900})
     page.goto(f"{base_url_local}reports/{REPORT}/", wait_until="networkidle")
-    plot = page.locator("#chart-fio-iops")
+    plot = page.locator("#chart-raw-device-summary-1")
     plot.locator("svg.main-svg").first.wait_for(state="visible")
-    assert plot.locator("g.trace.bars").count() == 1
-    assert plot.locator("g.trace.bars g.point").count() == 12
-    tick_labels = plot.locator("g.xtick text").all_text_contents()
-    assert tick_labels[0] == "3.1 BandWidth / 【1. Sequential Write】"
+    assert plot.locator("g.trace.bars g.point").count() == 2
+    ticks = {text.strip() for text in plot.locator("g.ytick text").all_text_contents()}
+    assert ticks == {"nvme-raw (baseline)", "nvme-ext4"}
+    assert plot.locator("text.bartext").all_text_contents() == ["927 MiB/s", "1853 MiB/s"]
     page.screenshot(path=str(artifacts / "report-nvme-raw-vs-ext4.png"), full_page=True)
     assert errors == []
     assert remote == []
@@ -90,7 +90,7 @@ def chart_colours(page) -> dict:
     """The text colour and first trace colour Plotly actually drew."""
     return page.evaluate(
         """() => {
-            const plot = document.querySelector('.chart__plot');
+            const plot = document.querySelector('.chart__plot, .panel__plot');
             return {font: plot._fullLayout.font.color, trace: plot._fullData[0].marker.color,
                     background: getComputedStyle(document.body).backgroundColor};
         }"""
@@ -104,7 +104,7 @@ def test_dark_mode_recolours_the_charts_and_screenshots(browser, base_url_local,
         page = context.new_page()
         errors, remote = watch(page)
         page.goto(f"{base_url_local}reports/vm-vs-bare-metal/", wait_until="networkidle")
-        page.locator(".chart__plot svg.main-svg").first.wait_for(state="visible")
+        page.locator(".panel__plot svg.main-svg").first.wait_for(state="visible")
         colours[scheme] = chart_colours(page)
         page.screenshot(path=str(artifacts / f"report-vm-vs-bare-metal-{scheme}.png"), full_page=True)
         assert errors == [] and remote == []
@@ -162,7 +162,7 @@ def test_every_report_page_draws_offline_and_is_screenshotted(page, base_url_loc
     page.set_viewport_size({"width": 1280, "height": 900})
     for report in reports:
         page.goto(f"{base_url_local}reports/{report}/", wait_until="networkidle")
-        charts = page.locator(".chart__plot")
+        charts = page.locator(".chart__plot, .panel__plot")
         for index in range(charts.count()):
             charts.nth(index).locator("svg.main-svg").first.wait_for(state="visible")
         page.screenshot(path=str(artifacts / f"report-{report}.png"), full_page=True)

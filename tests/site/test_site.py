@@ -85,11 +85,13 @@ def test_report_page_links_every_run_and_carries_the_chart_spec(built_site):
     for run in document["runs"]:
         assert f'href="/bench/runs/{REPORT}/{run["id"]}/"' in html
     page = read_page(built_site, f"reports/{REPORT}")
-    spec = json.loads(page.by_id["chart-fio-iops-spec"])
-    bars = spec["data"][0]
-    assert bars["type"] == "bar" and bars["name"] == "nvme-raw (baseline)"
-    assert bars["y"][:4] == [872, 540, 2309, 2310]
-    assert len(bars["x"]) == 12
+    # The summary leads with its verdict, then a panel per column with both environments in it.
+    assert page.by_id["cmp-raw-device-summary-title"].strip() == "Raw device vs ext4 summary"
+    (bars,) = json.loads(page.by_id["chart-raw-device-summary-1-spec"])["data"]
+    assert bars["type"] == "bar" and bars["orientation"] == "h"
+    assert bars["y"] == ["nvme-raw (baseline)", "nvme-ext4"]
+    assert bars["text"] == ["927 MiB/s", "1853 MiB/s"]  # fio printed 927MiB/s; ext4's page said 1.81 GiB/s
+    assert "nvme-ext4 against nvme-raw: faster in 4, even (within 5%) in 4 of 8 scenarios" in html
     # plotly.js is vendored and loaded from this site, with an integrity hash.
     sources = [script.get("src", "") for script in page.scripts]
     assert any(re.fullmatch(r"/bench/vendor/plotly-cartesian\.min\.[0-9a-f]{64}\.js", src) for src in sources)
@@ -184,15 +186,21 @@ def test_report_run_and_environment_pages_have_json_and_csv(built_site):
 
 def test_every_comparison_number_links_to_its_run_page(built_site):
     html = (built_site / "bench" / "reports" / REPORT / "index.html").read_text(encoding="utf-8")
-    table = html[html.index('id="cmp-fio-iops"') :]
-    table = table[: table.index("</figure>")]
-    raw_row = table[table.index('id="cmp-fio-iops-nvme-raw"') : table.index('id="cmp-fio-iops-nvme-ext4"')]
+    table = html[html.index('id="cmp-raw-device-summary"') :]
+    table = table[: table.index("</section>")]
+    raw_row = table[
+        table.index('id="cmp-raw-device-summary-nvme-raw"') : table.index('id="cmp-raw-device-summary-nvme-ext4"')
+    ]
     cells = re.findall(r"<td[^>]*>(.*?)</td>", raw_row, re.S)
     assert len(cells) == 12
     for cell in cells:
         assert re.match(r'<a href="/bench/runs/nvme-raw-vs-ext4/nvme-raw-[a-z-]+/">', cell), cell
-    # ext4 ran on a file, not the raw device: refused from these columns, and the page says so.
-    assert "target file, not raw device" in table
+    # ext4 ran on a file, not the raw device: its runs are left out of fio's automatic
+    # comparisons, and the page says so once, folded, with the reason.
+    left_out = html[html.index('id="left-out"') :]
+    left_out = left_out[: left_out.index("</details>")]
+    assert "12 runs" in left_out and left_out.count("target file, not raw device") == 1
+    assert html.count("target file, not raw device") == 1
 
 
 def test_scenario_pages_gather_one_fingerprint_across_environments(built_site):
@@ -233,10 +241,11 @@ def test_a_run_with_another_block_size_is_refused_and_the_page_says_why(tmp_path
         [str(hugo_binary()), "--panicOnWarning", "-d", str(tmp_path / "out")], cwd=site, check=True, capture_output=True
     )
     html = (tmp_path / "out" / "reports" / "vm-vs-bare-metal" / "index.html").read_text(encoding="utf-8")
+    left_out = html[html.index('id="left-out"') :]
+    left_out = left_out[: left_out.index("</details>")]
+    assert "<p>block size 8 KiB, not 4 KiB" in left_out and "(column “4KB随机读”)" in left_out
     table = html[html.index('id="cmp-local-storage-iops-of-the-physical-host"') :]
-    table = table[: table.index("</figure>")]
-    assert "Left out of this comparison" in table
-    assert "in “4KB随机读”: block size 8 KiB, not 4 KiB" in table
+    table = table[: table.index("</section>")]
     row = table[table.index('id="cmp-local-storage-iops-of-the-physical-host-centos-vm-cache-none"') :]
     assert row.split("</tr>")[0].count("n/a") == 1  # its cell in that column is empty, not someone else's number
 

@@ -1,13 +1,14 @@
-"""The report page: its comparisons as displayed, checks summary, environments side by side, runs table."""
+"""The report page: comparison blocks (pages/comparison.py), checks summary, environments side by side, runs tables."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any
 
-from .. import __version__, charts, exports, tools, units
+from .. import __version__, exports, tools
 from ..findings import SEVERITY_ORDER
 from ..model import SCHEMA_VERSION, Run
+from . import comparison
 from .run import run_page
 
 
@@ -70,55 +71,6 @@ def checks_summary(runs: list[Run]) -> list[dict[str, Any]]:
             if run.id not in entry["runs"]:
                 entry["runs"].append(run.id)
     return sorted(summary.values(), key=lambda entry: (SEVERITY_ORDER[entry["severity"]], entry["id"]))
-
-
-def comparison_view(comparison: dict[str, Any], flagged: dict[str, list[str]] | None = None) -> dict[str, Any]:
-    """A comparison as the page shows it: display text, % of baseline, a verdict class, the run.
-
-    `flagged` maps run ids to their warning-level check messages: such cells carry a marker.
-    """
-    flagged = flagged or {}
-    tool = comparison.get("tool")
-    printed = tools.get(tool).printed_prefixes if tool in tools.NAMES else "iec"
-    rows = []
-    for row in comparison["rows"]:
-        cells = []
-        for column, cell in zip(comparison["columns"], row["cells"], strict=True):
-            relative = cell.get("relative")
-            unit, higher = column["unit"], column["higher_is_better"]
-            quantity = units.byte_quantity(cell["value"], unit, printed)
-            shown: dict[str, Any] = {
-                "text": quantity["text"] if isinstance(quantity, dict) else quantity,
-                "relative": units.format_relative(relative) if row["environment"] != comparison["baseline"] else None,
-                "run": cell["runs"][0] if cell.get("runs") else None,
-                "n": cell.get("n", 0),
-            }
-            if cell.get("manual"):
-                shown["manual"] = True
-            notes = [message for run_id in cell.get("runs", []) for message in flagged.get(run_id, [])]
-            if notes:
-                shown["flags"] = sorted(set(notes))
-            if isinstance(quantity, dict):
-                shown["si"], shown["iec"] = quantity["si"], quantity["iec"]
-            if cell.get("n", 0) > 1:
-                low, high = (units.format_value(cell[key], unit) for key in ("min", "max"))
-                shown["range"] = f"{low} – {high}"
-            if cell.get("cv_pct") is not None:
-                shown["cv"] = f"CV {cell['cv_pct']:.1f}%"
-            if row["environment"] == comparison["baseline"]:
-                shown["class"] = "baseline"
-            elif cell.get("within_noise"):
-                shown["class"] = "noise"  # the ranges overlap: not coloured as a win or a loss
-                shown["noise"] = True
-            elif relative is not None and abs(relative - 1) >= 0.05:
-                better = (relative > 1) == higher
-                shown["class"] = "better" if better else "worse"
-            cells.append(shown)
-        rows.append({"environment": row["environment"], "cells": cells})
-    refusals = [
-        {"column": column["title"], **entry} for column in comparison["columns"] for entry in column.get("refused", [])
-    ]
-    return {"id": comparison["id"], "rows": rows, "refusals": refusals}
 
 
 # The recommended fact vocabulary (ARCHITECTURE.md), in the order a reader scans a machine.
@@ -187,6 +139,7 @@ def report_documents(report: Report) -> tuple[dict[str, Any], dict[str, dict[str
         for run in report.runs
         if run.checks
     }
+    blocks, alone = comparison.blocks(comparisons, environments, baseline, flagged)
     facts = {page["id"]: page.get("facts") or {} for page in report.environment_pages}
     document = {
         "schema_version": SCHEMA_VERSION,
@@ -198,8 +151,9 @@ def report_documents(report: Report) -> tuple[dict[str, Any], dict[str, dict[str
         "run_ids": [run.id for run in report.runs],
         "views": {
             "runs_tables": runs_tables(report.runs),
-            "charts": charts.headline_charts(comparisons),
-            "comparisons": {comparison["id"]: comparison_view(comparison, flagged) for comparison in comparisons},
+            "blocks": blocks,
+            "alone": alone,
+            "left_out": comparison.left_out(comparisons),
             "checks": checks_summary(report.runs),
             "environments": environments_side_by_side(report.environment_pages),
         },

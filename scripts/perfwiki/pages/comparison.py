@@ -1,0 +1,324 @@
+"""A report's comparisons as the page shows them: verdict, chart panels, table, left-out runs.
+
+A comparison of two or more environments becomes a block that leads with its verdict,
+then one bar panel per column (scenario), every environment a bar printing its value,
+then its table. Comparisons where only one environment has values are not comparisons:
+a report of one environment shows them as a profile (its scenarios side by side, one
+panel per metric); a report of several lists those runs in its runs tables only.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .. import charts, tools, units, verdict
+
+BYTE_UNITS = ("B/s", "B")
+
+
+def _printed(tool: str | None) -> str:
+    return tools.get(tool).printed_prefixes if tool in tools.NAMES else "iec"
+
+
+def direction(higher_is_better: bool) -> str:
+    return "higher is better" if higher_is_better else "lower is better"
+
+
+class ColumnUnits:
+    """One prefix per column, in each convention the page's unit switch offers."""
+
+    def __init__(self, values: list[float | None], unit: str, printed: str):
+        self.unit = unit
+        self.printed = units.scale_for(values, unit, printed)
+        self.alternatives = (
+            {convention: units.scale_for(values, unit, convention) for convention in ("si", "iec")}
+            if unit in BYTE_UNITS
+            else {}
+        )
+
+    def quantity(self, value: float | None) -> dict[str, str] | str | None:
+        """{text, si, iec} for byte units (the switch swaps them), else the display string."""
+        if value is None:
+            return None
+        if not self.alternatives:
+            return self.printed.text(value)
+        return {"text": self.printed.text(value), **{c: s.text(value) for c, s in self.alternatives.items()}}
+
+    def caption(self) -> dict[str, str] | str:
+        """The unit the column's header states, switched with its numbers."""
+        if not self.alternatives:
+            return self.printed.axis_title
+        return {"text": self.printed.axis_title, **{c: s.axis_title for c, s in self.alternatives.items()}}
+
+
+def _column_units(comparison: dict[str, Any]) -> list[ColumnUnits]:
+    printed = _printed(comparison.get("tool"))
+    return [
+        ColumnUnits([row["cells"][index]["value"] for row in comparison["rows"]], column["unit"], printed)
+        for index, column in enumerate(comparison["columns"])
+    ]
+
+
+def environments_with_values(comparison: dict[str, Any]) -> list[str]:
+    return [row["environment"] for row in comparison["rows"] if any(c["value"] is not None for c in row["cells"])]
+
+
+def comparison_table(comparison: dict[str, Any], flagged: dict[str, list[str]] | None = None) -> dict[str, Any]:
+    """The table of one comparison: display text in the column's unit, % of baseline, a class, the run.
+
+    `flagged` maps run ids to their warning-level check messages: such cells carry a marker.
+    Rows of environments without any value are left out; `without` names them.
+    """
+    flagged = flagged or {}
+    scales = _column_units(comparison)
+    baseline = comparison["baseline"]
+    rows, without = [], []
+    for row in comparison["rows"]:
+        if all(cell["value"] is None for cell in row["cells"]):
+            without.append(row["environment"])
+            continue
+        cells = []
+        for column, cell, scale in zip(comparison["columns"], row["cells"], scales, strict=True):
+            cells.append(_cell(cell, column, scale, row["environment"] == baseline, flagged))
+        rows.append({"environment": row["environment"], "cells": cells})
+    columns = [
+        {
+            "title": column["title"],
+            "scenario": column["scenario"],
+            "compared_across": column.get("compared_across") or [],
+            "unit": scale.caption(),
+            "direction": direction(column["higher_is_better"]),
+        }
+        for column, scale in zip(comparison["columns"], scales, strict=True)
+    ]
+    return {"id": comparison["id"], "rows": rows, "columns": columns, "without": without}
+
+
+def _cell(
+    cell: dict[str, Any], column: dict[str, Any], scale: ColumnUnits, is_baseline: bool, flagged: dict[str, list[str]]
+) -> dict[str, Any]:
+    relative = cell.get("relative")
+    quantity = scale.quantity(cell["value"])
+    shown: dict[str, Any] = {
+        "text": quantity["text"] if isinstance(quantity, dict) else quantity,
+        "relative": None if is_baseline else units.format_relative(relative),
+        "run": cell["runs"][0] if cell.get("runs") else None,
+        "n": cell.get("n", 0),
+    }
+    if isinstance(quantity, dict):
+        shown["si"], shown["iec"] = quantity["si"], quantity["iec"]
+    if cell.get("manual"):
+        shown["manual"] = True
+    notes = [message for run_id in cell.get("runs", []) for message in flagged.get(run_id, [])]
+    if notes:
+        shown["flags"] = sorted(set(notes))
+    if cell.get("n", 0) > 1:
+        shown["range"] = {"low": scale.quantity(cell["min"]), "high": scale.quantity(cell["max"])}
+    if cell.get("cv_pct") is not None:
+        shown["cv"] = f"CV {cell['cv_pct']:.1f}%"
+    if is_baseline:
+        shown["class"] = "baseline"
+    elif cell.get("within_noise"):
+        shown["class"] = "noise"  # the ranges overlap: not coloured as a win or a loss
+        shown["noise"] = True
+    elif relative is not None and abs(relative - 1) >= verdict.EVEN:
+        shown["class"] = "better" if (relative > 1) == column["higher_is_better"] else "worse"
+    return shown
+
+
+def comparison_panels(
+    comparison: dict[str, Any], colours: dict[str, str]
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """One bar panel per column: every environment with a value is a bar printing it.
+
+    A column with a value on one environment only compares nothing: it gets no panel and
+    is returned in the second list, {column, environments}, for the page to say so.
+    """
+    printed = _printed(comparison.get("tool"))
+    baseline = comparison["baseline"]
+    panels, uncharted = [], []
+    for index, column in enumerate(comparison["columns"]):
+        cells = [(row["environment"], row["cells"][index]) for row in comparison["rows"]]
+        present = [(env, cell) for env, cell in cells if cell["value"] is not None]
+        if len(present) < 2:
+            uncharted.append({"column": column["title"], "environments": [env for env, _ in present]})
+            continue
+        scale = units.scale_for([cell["value"] for _, cell in present], column["unit"], printed)
+        base_cell = next((cell for env, cell in present if env == baseline), None)
+        bars = [
+            {
+                "label": f"{env} (baseline)" if env == baseline else env,
+                "value": cell["value"],
+                "colour": colours.get(env, charts.PALETTE[0]),
+                "hover": _hover(cell, env == baseline, baseline, column["higher_is_better"]),
+            }
+            for env, cell in present
+        ]
+        panel = charts.bar_panel(
+            f"chart-{comparison['id']}-{index + 1}", bars, scale, base_cell["value"] if base_cell else None
+        )
+        panel.update(
+            {"title": column["title"], "unit": scale.axis_title, "direction": direction(column["higher_is_better"])}
+        )
+        panels.append(panel)
+    return panels, uncharted
+
+
+def _hover(cell: dict[str, Any], is_baseline: bool, baseline: str | None, higher: bool) -> str:
+    if is_baseline:
+        return " (baseline)"
+    found = verdict.factor(cell, higher)
+    if found is None:
+        return ""
+    return f"<br>{units.format_relative(cell['relative'])} of {baseline}: {verdict.speed(found)}"
+
+
+def comparison_block(
+    comparison: dict[str, Any], colours: dict[str, str], flagged: dict[str, list[str]]
+) -> dict[str, Any]:
+    """A comparison of two or more environments: its verdict, panels and table."""
+    directions = {column["higher_is_better"] for column in comparison["columns"]}
+    panels, uncharted = comparison_panels(comparison, colours)
+    return {
+        "kind": "comparison",
+        "id": comparison["id"],
+        "title": comparison["title"],
+        "baseline": comparison["baseline"],
+        "direction": direction(directions.pop()) if len(directions) == 1 else None,
+        "verdict": verdict.comparison_verdict(comparison),
+        "panels": panels,
+        "uncharted": uncharted,
+        "table": comparison_table(comparison, dict(flagged)),
+    }
+
+
+def profile_block(comparisons: list[dict[str, Any]], environment: str, colour: str) -> dict[str, Any]:
+    """One environment's results across scenarios: a panel per metric, a table of scenarios x metrics.
+
+    `comparisons` are one tool's comparisons (one per metric) over the same columns.
+    """
+    first = comparisons[0]
+    panels, metrics, values_by_metric, scales = [], [], [], []
+    for comparison in comparisons:
+        row = next(row for row in comparison["rows"] if row["environment"] == environment)
+        cells = row["cells"]
+        values = [cell["value"] for cell in cells]
+        unit, higher = comparison["columns"][0]["unit"], comparison["columns"][0]["higher_is_better"]
+        scale = ColumnUnits(values, unit, _printed(comparison.get("tool")))
+        bars = [
+            {"label": column["title"], "value": value, "colour": colour, "hover": f"<br>{column['description']}"}
+            for column, value in zip(comparison["columns"], values, strict=True)
+        ]
+        panel = charts.bar_panel(f"chart-{comparison['id']}", bars, scale.printed)
+        panel.update({"title": comparison["title"], "unit": scale.printed.axis_title, "direction": direction(higher)})
+        panels.append(panel)
+        metrics.append({"title": comparison["title"], "unit": scale.caption(), "direction": direction(higher)})
+        values_by_metric.append(cells)
+        scales.append(scale)
+    said = verdict.profile_verdict(
+        [
+            {
+                "title": _metric_name(comparison),
+                "higher_is_better": comparison["columns"][0]["higher_is_better"],
+                "unit": comparison["columns"][0]["unit"],
+                "columns": comparison["columns"],
+                "values": [cell["value"] for cell in cells],
+            }
+            for comparison, cells in zip(comparisons, values_by_metric, strict=True)
+        ]
+    )
+    rows = [
+        {
+            "scenario": column["title"],
+            "scenario_key": column["scenario"],
+            "description": column["description"],
+            "cells": [
+                _profile_cell(cells[index], scale) for cells, scale in zip(values_by_metric, scales, strict=True)
+            ],
+        }
+        for index, column in enumerate(first["columns"])
+    ]
+    return {
+        "kind": "profile",
+        "id": f"profile-{first['tool']}-{environment}",
+        "title": first["title"] if first.get("authored") else f"{first['tool']} on {environment}",
+        "environment": environment,
+        "verdict": said,
+        "panels": panels,
+        "table": {"metrics": metrics, "rows": rows},
+    }
+
+
+def _metric_name(comparison: dict[str, Any]) -> str:
+    """How a verdict names a comparison's metric: 'IOPS', 'mean completion latency'."""
+    tool = comparison.get("tool")
+    known = {metric.key: metric.title for metric in tools.get(tool).metrics} if tool in tools.NAMES else {}
+    title = known.get(comparison.get("metric"), "value")
+    return title if title[:2].isupper() else title[:1].lower() + title[1:]
+
+
+def _profile_cell(cell: dict[str, Any], scale: ColumnUnits) -> dict[str, Any]:
+    quantity = scale.quantity(cell["value"])
+    shown: dict[str, Any] = {
+        "text": quantity["text"] if isinstance(quantity, dict) else quantity,
+        "run": cell["runs"][0] if cell.get("runs") else None,
+    }
+    if isinstance(quantity, dict):
+        shown["si"], shown["iec"] = quantity["si"], quantity["iec"]
+    if cell.get("manual"):
+        shown["manual"] = True
+    return shown
+
+
+def blocks(
+    comparisons: list[dict[str, Any]],
+    environments: list[str],
+    baseline: str | None,
+    flagged: dict[str, list[str]],
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The report's comparison blocks in order, and what was measured on one environment only.
+
+    Returns (blocks, alone): `alone` lists {tool, environment} of automatic comparisons
+    that found values on one environment in a report that compares several.
+    """
+    colours = charts.colours(environments, baseline)
+    compares = any(len(environments_with_values(c)) >= 2 for c in comparisons)
+    shown, alone = [], []
+    profiles: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    for comparison in comparisons:
+        present = environments_with_values(comparison)
+        if len(present) >= 2:
+            shown.append(comparison_block(comparison, colours, flagged))
+            continue
+        if not present:
+            continue
+        env = present[0]
+        if comparison.get("authored"):
+            shown.append(profile_block([comparison], env, charts.PALETTE[0]))
+        elif not compares:
+            key = (comparison["tool"], env)
+            if key not in profiles:
+                profiles[key] = []
+                shown.append({"kind": "pending", "key": key})
+            profiles[key].append(comparison)
+        elif {"tool": comparison["tool"], "environment": env} not in alone:
+            alone.append({"tool": comparison["tool"], "environment": env})
+    for index, block in enumerate(shown):
+        if block["kind"] == "pending":
+            tool, env = block["key"]
+            shown[index] = profile_block(profiles[block["key"]], env, charts.PALETTE[0])
+    return shown, alone
+
+
+def left_out(comparisons: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Runs refused from a comparison, once per report: grouped by reason, each run listed once."""
+    groups: dict[str, dict[str, Any]] = {}
+    for comparison in comparisons:
+        for column in comparison["columns"]:
+            for entry in column.get("refused", []):
+                group = groups.setdefault(entry["reason"], {"reason": entry["reason"], "runs": []})
+                if all(seen["run"] != entry["run"] for seen in group["runs"]):
+                    group["runs"].append(
+                        {"run": entry["run"], "environment": entry["environment"], "column": column["title"]}
+                    )
+    return list(groups.values())

@@ -1,0 +1,154 @@
+"""The one line a comparison leads with: which environment is faster, and by how much.
+
+Computed from the comparison's cells, never written by hand. "Faster" folds in each
+column's direction: a bar of IOPS is faster when higher, a latency when lower, so a
+column's speed factor is value / baseline for the first and baseline / value for the
+second. Several columns are summarised by the geometric mean of their factors, the
+mean that treats "2x faster" and "2x slower" as equal and opposite.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from . import units
+
+# Closer to the baseline than this is "even": a 3 % difference is not a result.
+EVEN = 0.05
+
+
+def speed(factor: float) -> str:
+    """A speed factor in words: 1.14 -> '14 % faster', 0.32 -> '3.1x slower', 1.0 -> 'even'."""
+    if abs(factor - 1) < 0.005:
+        return "even"
+    if factor >= 2:
+        return f"{factor:.1f}× faster"
+    if factor <= 0.5:
+        return f"{1 / factor:.1f}× slower"
+    if factor > 1:
+        return f"{(factor - 1) * 100:.0f} % faster"
+    return f"{(1 - factor) * 100:.0f} % slower"
+
+
+def against(factor: float, baseline: str) -> str:
+    """'14 % faster than host', 'even with host'."""
+    said = speed(factor)
+    return f"even with {baseline}" if said == "even" else f"{said} than {baseline}"
+
+
+def factor(cell: dict[str, Any], higher_is_better: bool) -> float | None:
+    """How many times faster than the baseline this cell is (lower latency is faster)."""
+    relative = cell.get("relative")
+    if not relative:
+        return None
+    return relative if higher_is_better else 1 / relative
+
+
+def _geomean(values: list[float]) -> float:
+    return math.exp(sum(math.log(value) for value in values) / len(values))
+
+
+def comparison_verdict(comparison: dict[str, Any]) -> str | None:
+    """'nvme-ext4 against nvme-raw: faster in 6 of 10 scenarios, …' for two or more environments."""
+    baseline = comparison.get("baseline")
+    columns = comparison["columns"]
+    factors: dict[str, list[tuple[float, dict[str, Any], dict[str, Any]]]] = {}
+    for row in comparison["rows"]:
+        for column, cell in zip(columns, row["cells"], strict=True):
+            found = factor(cell, column["higher_is_better"])
+            if found is not None:
+                factors.setdefault(row["environment"], []).append((found, column, cell))
+    others = [env for env in factors if env != baseline]
+    if baseline not in factors or not others:
+        return None
+    if len(columns) == 1:
+        return _one_column(comparison, factors)
+    if len(others) == 1:
+        return _one_against_baseline(others[0], baseline, factors[others[0]])
+    return _ranking(baseline, factors, len(columns))
+
+
+def _one_column(comparison: dict[str, Any], factors: dict[str, list[tuple[float, dict, dict]]]) -> str:
+    """'Fastest: X, 9.41 Gbit/s; slowest: Y, 2.1 Gbit/s, 4.5x slower than the baseline.'"""
+    column = comparison["columns"][0]
+    baseline = comparison["baseline"]
+    ranked = sorted(factors.items(), key=lambda item: -item[1][0][0])
+    scale = units.scale_for([entries[0][2]["value"] for _, entries in ranked], column["unit"])
+
+    def told(env: str, entries: list[tuple[float, dict, dict]]) -> str:
+        found, _, cell = entries[0]
+        said = f"{env}, {scale.said(cell['value'])}"
+        return f"{said} (the baseline)" if env == baseline else f"{said}, {against(found, baseline)}"
+
+    (best, best_entries), (worst, worst_entries) = ranked[0], ranked[-1]
+    if len(ranked) == 2:
+        other = worst if best == baseline else best
+        return told(other, factors[other]) + f" ({scale.said(factors[baseline][0][2]['value'])})."
+    return f"Fastest: {told(best, best_entries)}; slowest: {told(worst, worst_entries)}."
+
+
+def _one_against_baseline(env: str, baseline: str, entries: list[tuple[float, dict, dict]]) -> str:
+    """'nvme-ext4 against nvme-raw: faster in 6 of 10, slower in 2, even in 2; from … to ….'"""
+    even = [entry for entry in entries if abs(entry[0] - 1) < EVEN or entry[2].get("within_noise")]
+    faster = [entry for entry in entries if entry not in even and entry[0] > 1]
+    slower = [entry for entry in entries if entry not in even and entry[0] < 1]
+    counts = [
+        f"{word} in {len(group)}"
+        for word, group in (("faster", faster), ("slower", slower), (f"even (within {EVEN:.0%})", even))
+        if group
+    ]
+    counts[-1] += f" of {len(entries)} scenario{'s' if len(entries) != 1 else ''}"
+    worst = min(entries, key=lambda entry: entry[0])
+    best = max(entries, key=lambda entry: entry[0])
+    extremes = f"from {speed(worst[0])} ({worst[1]['title']}) to {speed(best[0])} ({best[1]['title']})"
+    if len(entries) < 2 or worst is best:
+        extremes = f"{speed(best[0])} ({best[1]['title']})"
+    return f"{env} against {baseline}: {', '.join(counts)}; {extremes}."
+
+
+def _ranking(baseline: str, factors: dict[str, list[tuple[float, dict, dict]]], columns: int) -> str:
+    """'Fastest: X, 4 % slower than B; slowest: Y, 12x slower (geometric mean over 6 scenarios).'"""
+    means = {env: _geomean([entry[0] for entry in entries]) for env, entries in factors.items()}
+    ranked = sorted(means, key=lambda env: -means[env])
+
+    def told(env: str) -> str:
+        if env == baseline:
+            return f"{env} (the baseline)"
+        return f"{env}, {against(means[env], baseline)}"
+
+    best, worst = ranked[0], ranked[-1]
+    said = f"Fastest: {told(best)}; slowest: {told(worst)}"
+    if best == baseline and len(ranked) > 2:
+        said += f"; closest to it: {told(ranked[1])}"
+    return f"{said} (geometric mean over {columns} scenarios)."
+
+
+def profile_verdict(metrics: list[dict[str, Any]]) -> str | None:
+    """One environment, several scenarios: the best scenario of each metric.
+
+    Each metric is {title, higher_is_better, unit, columns, values}. Scenarios of one
+    environment differ by design (4 KiB random against 1 MiB sequential), so there is
+    no "worst" to name: the line says where each metric peaks. With two scenarios it
+    also says how far apart they are.
+    """
+    said = []
+    for metric in metrics:
+        present = [(c, v) for c, v in zip(metric["columns"], metric["values"], strict=True) if v]
+        if not present:
+            continue
+        higher = metric["higher_is_better"]
+        ranked = sorted(present, key=lambda item: item[1], reverse=higher)
+        scale = units.scale_for([value for _, value in present], metric["unit"])
+        (best, best_value) = ranked[0]
+        best_said = "highest" if higher else "lowest"
+        line = f"{best_said} {metric['title']}: {scale.said(best_value)} ({best['title']})"
+        if len(ranked) == 2:
+            other, other_value = ranked[1]
+            ratio = best_value / other_value if higher else other_value / best_value
+            line += f", {speed(ratio)} than {other['title']}"
+        said.append(line)
+    if not said:
+        return None
+    text = "; ".join(said) + "."
+    return text[0].upper() + text[1:]
