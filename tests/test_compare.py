@@ -139,7 +139,7 @@ def test_fingerprint_keys_are_readable_and_stable(seed_001_runs):
 
 
 def test_three_repeats_show_median_range_and_noise(seed_001_runs):
-    from perfwiki.pages import report as views
+    from perfwiki.pages import comparison as comparison_view
 
     template = next(run for run in seed_001_runs if run.tool == "fio" and run.environment == "host")
     runs = []
@@ -155,7 +155,7 @@ def test_three_repeats_show_median_range_and_noise(seed_001_runs):
     assert overlapping["value"] == 210 and overlapping["within_noise"] is True  # 195-240 overlaps 190-230
     assert "within_noise" not in faster  # 300-320 is clear of 190-230
     assert host["cv_pct"] == 10.07
-    view = views.comparison_view(iops)
+    view = comparison_view.comparison_table(iops)
     shown = [row["cells"][0] for row in view["rows"]]
     assert shown[1]["class"] == "noise" and shown[1]["noise"] is True and shown[1]["relative"] == "105%"
-    assert shown[2]["class"] == "better" and shown[0]["range"] == "190 – 230"
+    assert shown[2]["class"] == "better" and shown[0]["range"] == {"low": "190", "high": "230"}

@@ -18,7 +18,9 @@ def reports(tmp_path_factory):
     result = subprocess.run(perfwiki_command() + ["ingest", "--root", str(site)], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
     folder = site / "data" / "reports"
-    return {path.stem: load_report(site / "data", path.stem) for path in folder.glob("*.yaml")}
+    return {
+        path.stem: {**load_report(site / "data", path.stem), "_data": site / "data"} for path in folder.glob("*.yaml")
+    }
 
 
 def comparison(document, comparison_id):
@@ -49,13 +51,14 @@ def test_storage_tables_match_the_seed_table(reports):
     assert percent(document, iops, "win2008-vm-cache-none") == 1441.5
     assert percent(document, iops, "centos-vm-writeback-q4") == 14717.9
     storage = comparison(document, iops)
-    assert [column["title"] for column in storage["columns"]] == [
-        "4KB随机读",
-        "4KB随机写",
-        "4KB顺序读",
-        "4KB顺序写",
-        "1MB顺序读",
-        "1MB顺序写",
+    # Titled in English from the report's `labels:`; the seed's own words stay with each column.
+    assert [(column["title"], column["original"]) for column in storage["columns"]] == [
+        ("4 KiB random read", "4KB随机读"),
+        ("4 KiB random write", "4KB随机写"),
+        ("4 KiB sequential read", "4KB顺序读"),
+        ("4 KiB sequential write", "4KB顺序写"),
+        ("1 MiB sequential read", "1MB顺序读"),
+        ("1 MiB sequential write", "1MB顺序写"),
     ]
     assert storage["columns"][0]["compared_across"] == ["engine"]
     assert all(column["refused"] == [] for column in storage["columns"])
@@ -219,3 +222,37 @@ def test_a_manual_run_whose_jobs_are_not_a_list_is_a_problem_not_a_crash():
         (line, "manual run 1: metrics.jobs must be a list of mappings, one per fio job")
     ]
     assert len(found.runs) == 11  # the others are still published
+
+
+def run_pages(document):
+    """Each run's document ({run, page}) of a report, as ingest wrote them."""
+    folder = document["_data"] / "runs" / document["report"]
+    return [yaml.safe_load((folder / f"{run_id}.yaml").read_text(encoding="utf-8")) for run_id in document["run_ids"]]
+
+
+def test_every_run_title_is_unique_in_its_report_and_free_of_markup(reports):
+    for slug, document in reports.items():
+        titles = [page["page"]["title"] for page in run_pages(document)]
+        assert len(titles) == len(set(titles)), slug
+        assert not [title for title in titles if "](" in title or "**" in title], slug
+    ssd = run_pages(reports["ssd-san-hdd-cloud-disks"])
+    essd = sorted(page["page"]["title"] for page in ssd if page["run"]["environment"] == "essd-vda")
+    # Four runs under one heading on one disk: the command words that differ tell them apart.
+    assert essd == [
+        "ESSD cloud disk (-direct=0 -buffered=0) — essd-vda",
+        "ESSD cloud disk (-direct=0 -buffered=1) — essd-vda",
+        "ESSD cloud disk (-direct=1 -buffered=0) — essd-vda",
+        "ESSD cloud disk (-direct=1 -buffered=1) — essd-vda",
+    ]
+    iostat = next(page for page in ssd if page["run"]["environment"] == "lvm-nvme-iostat-example")
+    assert iostat["page"]["title"] == "Reading iostat output — lvm-nvme-iostat-example"
+    assert iostat["page"]["original_title"] == "iostat 结果解读"  # the heading's link text, not its markdown
+
+
+def test_a_bad_labels_entry_is_a_located_problem_and_the_rest_still_ingests(tmp_path):
+    site = copy_site_sources(tmp_path)
+    index = site / "content" / "reports" / "fio-iops-basics" / "index.md"
+    index.write_text(index.read_text(encoding="utf-8").replace('  "测试延迟": "Latency (ioping)"\n', "  7: [1]\n"))
+    result = subprocess.run(perfwiki_command() + ["ingest", "--root", str(site)], capture_output=True, text=True)
+    assert "content/reports/fio-iops-basics/index.md:1: labels: must map each label" in result.stderr
+    assert load_report(site / "data", "fio-iops-basics")["runs"]  # the report is still there

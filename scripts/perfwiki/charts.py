@@ -90,6 +90,7 @@ def bar_panel(
             "range": [0, max(numbers, default=1) * 1.18 or 1],
             "exponentformat": "none",
             "separatethousands": True,
+            "nticks": 4,  # few enough to stay level in a phone-wide panel
             "automargin": True,
             "fixedrange": True,
         },

@@ -79,6 +79,7 @@ class Column:
     refused: list[dict[str, Any]] = field(default_factory=list)
     metric: Metric | None = None  # an authored column may show its own metric
     ignored: tuple[str, ...] = ()  # parameters the author chose to compare across
+    original: str | None = None  # the title as the raw file wrote it, when the report renamed it
 
 
 def _comparable(reference: dict[str, Any], other: dict[str, Any], ignored: tuple[str, ...]) -> bool:
@@ -99,8 +100,9 @@ def _fill(column: Column, members: list[tuple[Run, str | None]], baseline: str |
             column.refused.append({"run": run.id, "environment": run.environment, "reason": "; ".join(reasons)})
 
 
-def _column_title(run: Run, part: str | None) -> str:
-    title = run.heading or describe(fingerprint(run, part))
+def _column_title(run: Run, part: str | None, original: bool = False) -> str:
+    """The column's name: the run's heading (as the report renames it, or as written), else its scenario."""
+    title = (run.original_heading if original else run.heading) or describe(fingerprint(run, part))
     if part and (tools.get(run.tool).lone_part_in_title or len(run.fingerprints) > 1):
         title = f"{title} ({part})" if title else part
     return title
@@ -110,6 +112,7 @@ def _columns_for(runs: list[Run], tool: str, baseline: str | None, ignored: tupl
     """Columns the author's labels define; unlike runs in a column are refused with a reason."""
     grouped: dict[str, list[tuple[Run, str | None]]] = {}
     titles: dict[str, str] = {}
+    originals: dict[str, str] = {}
     # Columns follow the baseline's runs in file order, then whatever only others ran.
     ordered = [run for run in runs if run.environment == baseline] + [
         run for run in runs if run.environment != baseline
@@ -122,9 +125,11 @@ def _columns_for(runs: list[Run], tool: str, baseline: str | None, ignored: tupl
             key = title.lower()
             grouped.setdefault(key, []).append((run, part))
             titles.setdefault(key, title)
+            originals.setdefault(key, _column_title(run, part, original=True))
     columns = []
     for key, members in grouped.items():
         column = Column(id="", title=titles[key], tool=tool, part=members[0][1], fingerprint={}, ignored=ignored)
+        column.original = originals[key] if originals[key] != titles[key] else None
         _fill(column, members, baseline)
         columns.append(column)
     columns = _merge_same_scenario(columns)
@@ -136,10 +141,17 @@ def _columns_for(runs: list[Run], tool: str, baseline: str | None, ignored: tupl
 
 def _drop_shared_prefix(columns: list[Column]) -> None:
     """'测试数据 / 4KB随机读', '测试数据 / 4KB随机写': the shared section says nothing."""
-    heads = {column.title.split(" / ", 1)[0] for column in columns if " / " in column.title}
-    if len(columns) > 1 and len(heads) == 1 and all(" / " in column.title for column in columns):
+
+    def shared(titles: list[str | None]) -> bool:
+        heads = {title.split(" / ", 1)[0] for title in titles if title and " / " in title}
+        return len(titles) > 1 and len(heads) == 1 and all(title and " / " in title for title in titles)
+
+    if shared([column.title for column in columns]):
         for column in columns:
             column.title = column.title.split(" / ", 1)[1]
+    if shared([column.original for column in columns]):
+        for column in columns:
+            column.original = (column.original or "").split(" / ", 1)[1]
 
 
 def _environments(column: Column) -> set[str | None]:
@@ -166,6 +178,7 @@ def _merge_same_scenario(columns: list[Column]) -> list[Column]:
         twin.refused += column.refused
         if twin.title != column.title:
             twin.title = twin.part or describe(twin.fingerprint)
+            twin.original = None
     return merged
 
 
@@ -245,6 +258,8 @@ def _column_entry(column: Column, metric: Metric) -> dict[str, Any]:
         "higher_is_better": shown.higher_is_better,
         "refused": column.refused,
     }
+    if column.original:
+        entry["original"] = column.original
     if column.ignored:
         entry["compared_across"] = [_name(column.tool, key) for key in column.ignored]
     return entry

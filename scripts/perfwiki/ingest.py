@@ -30,7 +30,7 @@ from typing import Any, TextIO
 
 import yaml
 
-from . import cache, compare, content, progress, tools, yamlout
+from . import cache, compare, content, naming, progress, tools, yamlout
 from .cache import Cache
 from .decode import decode
 from .extract import assign_ids, extract, extract_text
@@ -224,6 +224,11 @@ def build_report(root: Path, job: ReportJob) -> ReportOutcome:
         report.runs.extend(runs)
         problems.extend(file_problems)
     assign_ids(report.runs)
+    try:
+        naming.rename(report.runs, report.front_matter.get("labels"))
+    except naming.LabelsError as exc:
+        problems.append(Problem(report.index_path, 1, str(exc)))
+    naming.make_titles_unique(report.runs)
     report.environment_pages = [job.environment_pages[env] for env in report.environments]
     specs = report.front_matter.get("comparisons") or []
     report.comparisons, errors = compare.for_report(

@@ -69,6 +69,12 @@ def published_path(source_path: str) -> str:
     return source_path.removeprefix(f"{CONTENT_DIR}/")
 
 
+def _heading(section: str | None, label: str | None) -> str | None:
+    if label and label == section:
+        return label
+    return " / ".join(part for part in (section, label) if part) or None
+
+
 @dataclass
 class Run:
     id: str
@@ -91,18 +97,28 @@ class Run:
     # the run is extracted; the run's parts are its keys, in order. Not published as such:
     # pages show the scenario keys.
     fingerprints: dict[str | None, dict[str, Any]] = field(default_factory=dict)
+    # How pages name the section and label when the report's front matter gives them
+    # other words (`labels:`, e.g. English for "4KB随机读"); `label` stays as written.
+    renamed: dict[str, str] = field(default_factory=dict)
+    # Set by ingest when two runs of a report would otherwise share a title.
+    unique_title: str | None = None
 
     @property
     def heading(self) -> str | None:
-        """'3.1 BandWidth / 【1. Sequential Write】': the section and label the author gave, whichever exist."""
-        if self.label and self.label == self.section:
-            return self.label
-        return " / ".join(part for part in (self.section, self.label) if part) or None
+        """'3.1 BandWidth / Sequential write': section and label as pages name them, whichever exist."""
+        return _heading(
+            self.renamed.get(self.section or "", self.section), self.renamed.get(self.label or "", self.label)
+        )
+
+    @property
+    def original_heading(self) -> str | None:
+        """The heading as the raw file wrote it, before `labels:` renamed it."""
+        return _heading(self.section, self.label)
 
     @property
     def title(self) -> str:
-        """What pages call the run: its heading, else its id."""
-        return self.heading or self.id
+        """What pages call the run: unique in its report; its heading, else its id."""
+        return self.unique_title or self.heading or self.id
 
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {

@@ -35,6 +35,8 @@ _FENCE = re.compile(r"^\s*(```+|~~~+)")
 _HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(?P<text>.+?)\s*#*\s*$")
 _LIST_LABEL = re.compile(r"^\s{0,3}[*+-]\s+(?P<text>\S.{0,59})$")
 _EMPHASIS = re.compile(r"(\*\*|__|`)")
+# "[text](url)" and "![alt](src)" in a heading: the label is the text, never the markup.
+_LINK = re.compile(r"!?\[(?P<text>[^\]]*)\]\([^)]*\)")
 _VERSION_WORD = re.compile(r"^v?\d+(\.\d+)+")
 
 # A pseudo-heading is a short line its author marked up to stand out:
@@ -253,16 +255,21 @@ def _comment_label(line: str) -> str | None:
     return text
 
 
+def _plain(text: str) -> str:
+    """A label without inline markdown: emphasis, code ticks and link targets removed."""
+    return _EMPHASIS.sub("", _LINK.sub(lambda link: link["text"], text)).strip()
+
+
 def _markdown_label(line: str) -> tuple[str | None, bool]:
     """(label, is_heading) for a markdown line outside fences."""
     heading = _HEADING.match(line)
     if heading:
-        return _EMPHASIS.sub("", heading["text"]).strip(), True
+        return _plain(heading["text"]), True
     stripped = line.strip()
     listed = _LIST_LABEL.match(line)
     if listed:
-        return _EMPHASIS.sub("", listed["text"]).strip(), False
-    plain = _EMPHASIS.sub("", stripped).strip()
+        return _plain(listed["text"]), False
+    plain = _plain(stripped)
     if not plain or len(plain) > _MAX_LABEL_CHARS:
         return None, False
     emphasised = stripped.startswith(("**", "__", "【", "[**")) and stripped.endswith(("**", "__", "】", "**]"))

@@ -397,3 +397,33 @@ def scale_for(values: list[Number | None], unit: str, convention: str = "iec") -
     limit = _LIMIT.get(unit, 10_000)
     label, factor = next(((label, factor) for label, factor in steps if largest / factor < limit), steps[-1])
     return Scale(unit, label, factor)
+
+
+_BYTE_UNITS = ("B/s", "B")
+
+
+class ColumnUnits:
+    """One prefix per column, in each convention the page's unit switch offers."""
+
+    def __init__(self, values: list[float | None], unit: str, printed: str):
+        self.unit = unit
+        self.printed = scale_for(values, unit, printed)
+        self.alternatives = (
+            {convention: scale_for(values, unit, convention) for convention in ("si", "iec")}
+            if unit in _BYTE_UNITS
+            else {}
+        )
+
+    def quantity(self, value: float | None) -> dict[str, str] | str | None:
+        """{text, si, iec} for byte units (the switch swaps them), else the display string."""
+        if value is None:
+            return None
+        if not self.alternatives:
+            return self.printed.text(value)
+        return {"text": self.printed.text(value), **{c: s.text(value) for c, s in self.alternatives.items()}}
+
+    def caption(self) -> dict[str, str] | str:
+        """The unit the column's header states, switched with its numbers."""
+        if not self.alternatives:
+            return self.printed.axis_title
+        return {"text": self.printed.axis_title, **{c: s.axis_title for c, s in self.alternatives.items()}}

@@ -243,7 +243,7 @@ def test_a_run_with_another_block_size_is_refused_and_the_page_says_why(tmp_path
     html = (tmp_path / "out" / "reports" / "vm-vs-bare-metal" / "index.html").read_text(encoding="utf-8")
     left_out = html[html.index('id="left-out"') :]
     left_out = left_out[: left_out.index("</details>")]
-    assert "<p>block size 8 KiB, not 4 KiB" in left_out and "(column “4KB随机读”)" in left_out
+    assert "<p>block size 8 KiB, not 4 KiB" in left_out and "(column “4 KiB random read”)" in left_out
     table = html[html.index('id="cmp-local-storage-iops-of-the-physical-host"') :]
     table = table[: table.index("</section>")]
     row = table[table.index('id="cmp-local-storage-iops-of-the-physical-host-centos-vm-cache-none"') :]

@@ -13,8 +13,6 @@ from typing import Any
 
 from .. import charts, tools, units, verdict
 
-BYTE_UNITS = ("B/s", "B")
-
 
 def _printed(tool: str | None) -> str:
     return tools.get(tool).printed_prefixes if tool in tools.NAMES else "iec"
@@ -24,37 +22,10 @@ def direction(higher_is_better: bool) -> str:
     return "higher is better" if higher_is_better else "lower is better"
 
 
-class ColumnUnits:
-    """One prefix per column, in each convention the page's unit switch offers."""
-
-    def __init__(self, values: list[float | None], unit: str, printed: str):
-        self.unit = unit
-        self.printed = units.scale_for(values, unit, printed)
-        self.alternatives = (
-            {convention: units.scale_for(values, unit, convention) for convention in ("si", "iec")}
-            if unit in BYTE_UNITS
-            else {}
-        )
-
-    def quantity(self, value: float | None) -> dict[str, str] | str | None:
-        """{text, si, iec} for byte units (the switch swaps them), else the display string."""
-        if value is None:
-            return None
-        if not self.alternatives:
-            return self.printed.text(value)
-        return {"text": self.printed.text(value), **{c: s.text(value) for c, s in self.alternatives.items()}}
-
-    def caption(self) -> dict[str, str] | str:
-        """The unit the column's header states, switched with its numbers."""
-        if not self.alternatives:
-            return self.printed.axis_title
-        return {"text": self.printed.axis_title, **{c: s.axis_title for c, s in self.alternatives.items()}}
-
-
-def _column_units(comparison: dict[str, Any]) -> list[ColumnUnits]:
+def _column_units(comparison: dict[str, Any]) -> list[units.ColumnUnits]:
     printed = _printed(comparison.get("tool"))
     return [
-        ColumnUnits([row["cells"][index]["value"] for row in comparison["rows"]], column["unit"], printed)
+        units.ColumnUnits([row["cells"][index]["value"] for row in comparison["rows"]], column["unit"], printed)
         for index, column in enumerate(comparison["columns"])
     ]
 
@@ -95,7 +66,11 @@ def comparison_table(comparison: dict[str, Any], flagged: dict[str, list[str]] |
 
 
 def _cell(
-    cell: dict[str, Any], column: dict[str, Any], scale: ColumnUnits, is_baseline: bool, flagged: dict[str, list[str]]
+    cell: dict[str, Any],
+    column: dict[str, Any],
+    scale: units.ColumnUnits,
+    is_baseline: bool,
+    flagged: dict[str, list[str]],
 ) -> dict[str, Any]:
     relative = cell.get("relative")
     quantity = scale.quantity(cell["value"])
@@ -158,7 +133,12 @@ def comparison_panels(
             f"chart-{comparison['id']}-{index + 1}", bars, scale, base_cell["value"] if base_cell else None
         )
         panel.update(
-            {"title": column["title"], "unit": scale.axis_title, "direction": direction(column["higher_is_better"])}
+            {
+                "title": column["title"],
+                "original": column.get("original"),
+                "unit": scale.axis_title,
+                "direction": direction(column["higher_is_better"]),
+            }
         )
         panels.append(panel)
     return panels, uncharted
@@ -204,9 +184,9 @@ def profile_block(comparisons: list[dict[str, Any]], environment: str, colour: s
         cells = row["cells"]
         values = [cell["value"] for cell in cells]
         unit, higher = comparison["columns"][0]["unit"], comparison["columns"][0]["higher_is_better"]
-        scale = ColumnUnits(values, unit, _printed(comparison.get("tool")))
+        scale = units.ColumnUnits(values, unit, _printed(comparison.get("tool")))
         bars = [
-            {"label": column["title"], "value": value, "colour": colour, "hover": f"<br>{column['description']}"}
+            {"label": column["title"], "value": value, "colour": colour, "hover": _scenario_hover(column)}
             for column, value in zip(comparison["columns"], values, strict=True)
         ]
         panel = charts.bar_panel(f"chart-{comparison['id']}", bars, scale.printed)
@@ -249,6 +229,12 @@ def profile_block(comparisons: list[dict[str, Any]], environment: str, colour: s
     }
 
 
+def _scenario_hover(column: dict[str, Any]) -> str:
+    """Under a profile bar's value: the raw file's own label when the report renamed it, and the scenario."""
+    said = f"<br>as written: {column['original']}" if column.get("original") else ""
+    return f"{said}<br>{column['description']}"
+
+
 def _metric_name(comparison: dict[str, Any]) -> str:
     """How a verdict names a comparison's metric: 'IOPS', 'mean completion latency'."""
     tool = comparison.get("tool")
@@ -257,7 +243,7 @@ def _metric_name(comparison: dict[str, Any]) -> str:
     return title if title[:2].isupper() else title[:1].lower() + title[1:]
 
 
-def _profile_cell(cell: dict[str, Any], scale: ColumnUnits) -> dict[str, Any]:
+def _profile_cell(cell: dict[str, Any], scale: units.ColumnUnits) -> dict[str, Any]:
     quantity = scale.quantity(cell["value"])
     shown: dict[str, Any] = {
         "text": quantity["text"] if isinstance(quantity, dict) else quantity,

@@ -5,9 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .. import __version__, exports, tools
+from .. import __version__, exports, tools, units
 from ..findings import SEVERITY_ORDER
 from ..model import SCHEMA_VERSION, Run
+from ..tools.base import Measure
 from . import comparison
 from .run import run_page
 
@@ -46,6 +47,7 @@ def runs_tables(runs: list[Run]) -> list[dict[str, Any]]:
     """The report's runs, one table per tool (in registry order), each row linked to its run page.
 
     Every run of every tool is listed; a tool's rows may be several per run (fio: one per direction).
+    A column of measures is shown in one unit, which its header states.
     """
     tables = []
     for tool in tools.REGISTRY:
@@ -55,8 +57,26 @@ def runs_tables(runs: list[Run]) -> list[dict[str, Any]]:
                 anchor = f"{run.id}-{suffix}" if suffix else run.id
                 rows.append({"run": run.id, "anchor": anchor, "cells": [run.environment, run.title, *cells]})
         if rows:
-            tables.append({"tool": tool.name, "columns": ["Environment", "Label", *tool.runs_columns], "rows": rows})
+            columns = ["Environment", "Label", *tool.runs_columns]
+            tables.append({"tool": tool.name, "columns": columns, **_in_column_units(rows, tool.printed_prefixes)})
     return tables
+
+
+def _in_column_units(rows: list[dict[str, Any]], printed: str) -> dict[str, Any]:
+    """Measures replaced by their display in their column's one unit; the unit of each column (or None)."""
+    width = len(rows[0]["cells"])
+    column_units: list[Any] = [None] * width
+    for index in range(width):
+        measures = [row["cells"][index] for row in rows if isinstance(row["cells"][index], Measure)]
+        if not measures:
+            continue
+        scale = units.ColumnUnits([m.value for m in measures], measures[0].unit, printed)
+        column_units[index] = scale.caption()
+        for row in rows:
+            cell = row["cells"][index]
+            if isinstance(cell, Measure):
+                row["cells"][index] = scale.quantity(cell.value)
+    return {"rows": rows, "units": column_units}
 
 
 def checks_summary(runs: list[Run]) -> list[dict[str, Any]]:

@@ -14,6 +14,7 @@ def run_page(run: Run, environment_facts: dict[str, Any] | None = None) -> dict[
     tool = tools.get(run.tool)
     return {
         "title": run.title if not run.environment else f"{run.title} — {run.environment}",
+        "original_title": run.original_heading if run.original_heading != run.heading else None,
         "raw_url": run.source.published_path,
         "headline": tool.headline(run),
         "tables": [_params_table(run), *tool.result_tables(run)],

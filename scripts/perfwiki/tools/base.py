@@ -64,6 +64,14 @@ def shown(value: Any) -> str | None:
     return None if value is None else str(value)
 
 
+@dataclass(frozen=True)
+class Measure:
+    """A runs-table cell that is a number in a unit: the table shows its whole column in one prefix."""
+
+    value: float | None
+    unit: str
+
+
 def pairs_table(title: str, table_id: str, pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     """A two-column Metric / Value table; a value of None is shown as missing."""
     rows = [[name, shown(value)] for name, value in pairs]
@@ -193,7 +201,11 @@ class Tool:
         return [(None, self.runs_row(run))]
 
     def runs_row(self, run: Run) -> list[Any]:
-        """The cells of a run's one row in the runs table, under `runs_columns`."""
+        """The cells of a run's one row in the runs table, under `runs_columns`.
+
+        A cell is display text, None (missing) or a `Measure`, which the table shows in
+        its column's one unit.
+        """
         return []
 
     def overlay_series(self, run: Run, fingerprint: dict[str, Any]) -> dict[str, Any]:

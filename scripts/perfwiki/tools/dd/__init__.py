@@ -6,7 +6,7 @@ from typing import Any
 
 from ... import units
 from ...model import Run
-from ..base import Metric, Tool, metric_at, pairs_table
+from ..base import Measure, Metric, Tool, metric_at, pairs_table
 from . import parser
 
 
@@ -36,9 +36,9 @@ class Dd(Tool):
         return [
             units.format_bytes(run.params.get("bs_bytes")),
             run.params.get("direction"),
-            units.byte_quantity(metrics.get("bytes"), "B", self.printed_prefixes),
+            Measure(metrics.get("bytes"), "B"),
             None if seconds is None else f"{seconds} s",
-            units.byte_quantity(metrics.get("bytes_per_s"), "B/s", self.printed_prefixes),
+            Measure(metrics.get("bytes_per_s"), "B/s"),
         ]
 
     def result_tables(self, run: Run) -> list[dict[str, Any]]:

@@ -7,7 +7,7 @@ from typing import Any
 from ... import units
 from ...charts import MARGIN, figure
 from ...model import Run, slug
-from ..base import shown
+from ..base import Measure, shown
 from .report import DIRECTIONS
 
 
@@ -38,10 +38,10 @@ def summary_cells(run: Run, metrics: dict[str, Any]) -> list[Any]:
         run.params.get("rw"),
         units.format_bytes(run.params.get("bs_bytes")),
         shown(run.params.get("iodepth")),
-        units.format_count(metrics.get("iops")),
-        units.byte_quantity(metrics.get("bw_bytes_per_s"), "B/s"),
-        units.format_ns((metrics.get("clat_ns") or {}).get("mean")),
-        units.format_ns((metrics.get("percentiles_ns") or {}).get("99.00")),
+        Measure(metrics.get("iops"), "IOPS"),
+        Measure(metrics.get("bw_bytes_per_s"), "B/s"),
+        Measure((metrics.get("clat_ns") or {}).get("mean"), "ns"),
+        Measure((metrics.get("percentiles_ns") or {}).get("99.00"), "ns"),
     ]
 
 

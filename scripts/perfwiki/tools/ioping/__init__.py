@@ -6,7 +6,7 @@ from typing import Any
 
 from ... import units
 from ...model import Run
-from ..base import Metric, Tool, metric_at, pairs_table, shown
+from ..base import Measure, Metric, Tool, metric_at, pairs_table, shown
 from . import parser
 
 
@@ -36,8 +36,8 @@ class Ioping(Tool):
         return [
             units.format_bytes(run.params.get("request_bytes")),
             shown(requests),
-            units.format_count(metrics.get("iops")),
-            units.format_ns((metrics.get("lat_ns") or {}).get("avg")),
+            Measure(metrics.get("iops"), "IOPS"),
+            Measure((metrics.get("lat_ns") or {}).get("avg"), "ns"),
         ]
 
     def result_tables(self, run: Run) -> list[dict[str, Any]]:

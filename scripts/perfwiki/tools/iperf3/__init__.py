@@ -12,7 +12,7 @@ from ... import units
 from ...charts import figure
 from ...findings import Evidence, Finding
 from ...model import Run
-from ..base import Metric, Tool, metric_at, pairs_table, shown
+from ..base import Measure, Metric, Tool, metric_at, pairs_table, shown
 from . import parser
 
 
@@ -145,7 +145,7 @@ class Iperf3(Tool):
             print_["mode"],
             shown(print_["streams"]),
             print_["direction"],
-            units.format_bits_per_s(_rate(run, None)),
+            Measure(_rate(run, None), "bit/s"),
             shown(resent),
         ]
 

@@ -7,7 +7,7 @@ from typing import Any
 from ... import units
 from ...charts import MARGIN, figure
 from ...model import Run
-from ..base import Metric, Tool, metric_at
+from ..base import Measure, Metric, Tool, metric_at
 from . import parser
 
 
@@ -75,7 +75,7 @@ class Mbw(Tool):
         methods = run.metrics.get("methods", {})
         array = run.params.get("array_mib")
         return [None if array is None else f"{array:g} MiB"] + [
-            units.format_bytes_per_s((methods.get(method) or {}).get("avg_bytes_per_s"))
+            Measure((methods.get(method) or {}).get("avg_bytes_per_s"), "B/s")
             for method in ("MEMCPY", "DUMB", "MCBLOCK")
         ]
 

@@ -6,7 +6,7 @@ from typing import Any
 
 from ... import units
 from ...model import Run
-from ..base import Metric, Tool, metric_at, pairs_table, shown
+from ..base import Measure, Metric, Tool, metric_at, pairs_table, shown
 from . import parser
 
 
@@ -30,8 +30,8 @@ class Sysbench(Tool):
         return [
             run.metrics.get("test"),
             shown(threads),
-            units.format_count(run.metrics.get("events_per_s")),
-            units.byte_quantity(run.metrics.get("bytes_per_s"), "B/s"),
+            Measure(run.metrics.get("events_per_s"), "events/s"),
+            Measure(run.metrics.get("bytes_per_s"), "B/s"),
         ]
 
     def result_tables(self, run: Run) -> list[dict[str, Any]]:
