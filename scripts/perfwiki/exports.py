@@ -36,26 +36,56 @@ def run_csv(run: Run) -> str:
     return _csv(["field", "value"], [[path, "" if value is None else value] for path, value in rows])
 
 
-def comparisons_csv(comparisons: list[dict[str, Any]]) -> str:
-    """Every comparison cell as one CSV row, for spreadsheets."""
+# Where the site's root goes in a CSV's run URLs: ingest does not know where the site is
+# served, so the report template puts its base URL here when it publishes the file.
+SITE_ROOT = "perfwiki:site-root/"
+
+
+def run_url(report: str, run_id: str) -> str:
+    """A run page's address, for the template to make absolute (SITE_ROOT)."""
+    return f"{SITE_ROOT}runs/{report}/{run_id}/"
+
+
+def comparisons_csv(report: str, comparisons: list[dict[str, Any]]) -> str:
+    """Every comparison cell as one CSV row, for spreadsheets: each row in its column's metric and unit.
+
+    `value` is in the canonical unit the row names (B/s, ns, IOPS, bit/s); `run_url` is the
+    run page of the cell's first run (the median of several is on the report page).
+    """
     rows = []
     for comparison in comparisons:
         for row in comparison["rows"]:
             for column, cell in zip(comparison["columns"], row["cells"], strict=True):
+                if cell["value"] is None:
+                    continue  # nothing measured: the report page says why
                 rows.append(
                     [
                         comparison["title"],
-                        comparison["metric"],
-                        comparison["unit"],
+                        column["metric"],
+                        column["unit"],
+                        "higher" if column["higher_is_better"] else "lower",
                         row["environment"],
                         column["title"],
                         column["scenario"],
-                        "" if cell["value"] is None else cell["value"],
+                        cell["value"],
                         "" if cell["relative"] is None else cell["relative"],
                         cell["n"],
+                        run_url(report, cell["runs"][0]) if cell.get("runs") else "",
                     ]
                 )
-    header = ["comparison", "metric", "unit", "environment", "column", "scenario", "value", "relative", "n"]
+    header = [
+        "comparison",
+        "metric",
+        "unit",
+        "better",
+        "environment",
+        "column",
+        "scenario",
+        "value",
+        "relative",
+        "n",
+        "run_url",
+    ]
     return _csv(header, rows)
 
 

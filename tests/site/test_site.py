@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import csv
 import hashlib
 import json
 import re
@@ -171,8 +172,26 @@ def test_report_run_and_environment_pages_have_json_and_csv(built_site):
     assert {"title", "metric", "unit", "baseline", "columns", "rows"} <= set(comparison)
     assert comparison["rows"][0]["environment"] == "nvme-raw"
     assert comparison["rows"][0]["cells"][0]["value"] == 872 and comparison["rows"][0]["cells"][0]["relative"] == 1.0
-    csv_text = (built_site / "bench" / "reports" / REPORT / "index.csv").read_text(encoding="utf-8")
-    assert csv_text.splitlines()[0] == "comparison,metric,unit,environment,column,scenario,value,relative,n"
+    # The downloads are named after the report; every row has a real unit and its run's page.
+    folder = built_site / "bench" / "reports" / REPORT
+    named = json.loads((folder / f"{REPORT}.json").read_text(encoding="utf-8"))
+    urls = {run["id"]: run["url"] for run in named["runs"]}
+    run_id = "nvme-raw-sequential-write-bandwidth-test"
+    assert urls[run_id] == f"{CHECK_BASE_URL}runs/{REPORT}/{run_id}/" and len(urls) == len(report["runs"])
+    rows = list(csv.DictReader((folder / f"{REPORT}.csv").open(encoding="utf-8")))
+    assert (folder / "index.csv").read_text(encoding="utf-8") == (folder / f"{REPORT}.csv").read_text(encoding="utf-8")
+    assert {row["unit"] for row in rows} == {"B/s", "IOPS", "ns"}  # never "mixed"
+    first = rows[0]
+    assert (first["column"], first["value"], first["unit"], first["better"]) == (
+        "Sequential write: bandwidth",
+        "972029952",  # 927 MiB/s as fio printed it, in bytes per second
+        "B/s",
+        "higher",
+    )
+    for row in rows:
+        assert row["run_url"].startswith(CHECK_BASE_URL)
+        page = built_site / "bench" / row["run_url"][len(CHECK_BASE_URL) :] / "index.html"
+        assert page.is_file(), row["run_url"]
     run_dir = built_site / "bench" / "runs" / REPORT / "nvme-raw-random-read-latency-test"
     run = json.loads((run_dir / "index.json").read_text(encoding="utf-8"))
     assert run["metrics"]["jobs"][0]["read"]["iops"] == 10000

@@ -177,7 +177,7 @@ def report_documents(report: Report) -> tuple[dict[str, Any], dict[str, dict[str
             "checks": checks_summary(report.runs),
             "environments": environments_side_by_side(report.environment_pages),
         },
-        "exports": {"comparisons_csv": exports.comparisons_csv(comparisons)},
+        "exports": {"comparisons_csv": exports.comparisons_csv(report.slug, comparisons)},
     }
     runs = {run.id: {"run": run.to_dict(), "page": run_page(run, facts.get(run.environment))} for run in report.runs}
     return document, runs
