@@ -137,10 +137,12 @@ def golden(name: str, actual: str, update: bool) -> None:
 
 def copy_site_sources(target: Path) -> Path:
     """A copy of the site's inputs (config, content, layouts, site/) to ingest or build elsewhere."""
+    # Not what ingest or `make serve` generated into site/static (published raw files, a search index).
+    generated = shutil.ignore_patterns("pagefind", ".search-build")
     for name in ("hugo.toml", "content", "layouts", "site"):
         source = ROOT / name
         if source.is_dir():
-            shutil.copytree(source, target / name)
+            shutil.copytree(source, target / name, ignore=generated if name == "site" else None)
         else:
             shutil.copy2(source, target / name)
     return target

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import socket
+import subprocess
 from urllib.parse import urlparse
 
 import pytest
 
 from perfwiki.ingest import load_report
-from support import ROOT
+from support import ROOT, copy_site_sources, hugo_binary, perfwiki_command
 
 pytestmark = pytest.mark.browser
 REPORT = "nvme-raw-vs-ext4"
@@ -180,3 +182,43 @@ def test_run_page_leads_with_its_results_above_the_first_chart(page, base_url_lo
     first_chart = page.locator("figure.chart").first
     assert results_top < first_chart.bounding_box()["y"]
     assert results_top < 900  # in the first screen, not after the parameter table
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def plain_hugo_serve(tmp_path_factory):
+    """The mission's own commands on a copy of the site: `perfwiki ingest`, then `hugo server`, nothing else."""
+    site = copy_site_sources(tmp_path_factory.mktemp("plain"))
+    subprocess.run(perfwiki_command() + ["ingest", "--root", str(site)], check=True, capture_output=True)
+    port = free_port()
+    server = subprocess.Popen(
+        [str(hugo_binary()), "server", "--port", str(port), "--bind", "127.0.0.1", "--renderToMemory"],
+        cwd=site,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    try:
+        for line in server.stdout:
+            if "Web Server is available" in line:
+                break
+        yield f"http://127.0.0.1:{port}/"
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+
+def test_search_works_under_plain_hugo_serve_without_a_pagefind_index(page, plain_hugo_serve):
+    page.goto(f"{plain_hugo_serve}search/", wait_until="networkidle")
+    page.locator(".search__input").fill("windowsaio")
+    results = page.locator(".search__result")
+    results.first.wait_for(state="visible", timeout=10_000)
+    hrefs = [results.nth(index).get_attribute("href") for index in range(results.count())]
+    # Only the Windows guests' fio runs used that engine: found by their command, and nothing else.
+    assert len(hrefs) >= 10 and all("/runs/vm-vs-bare-metal/win2008-vm-" in href for href in hrefs), hrefs
+    assert "index has not been built" not in page.locator("main").inner_text()

@@ -151,8 +151,9 @@ class Tool:
     def headline(self, run: Run) -> list[dict[str, Any]]:
         """The numbers a reader wants first from a run: every metric of every part that has a value.
 
-        Each is {label, value, metric, unit, higher_is_better, part}: `value` is a display
-        string, or {text, si, iec} for bytes (the page's unit switch swaps them).
+        Each is {label, value, number, metric, unit, higher_is_better, part}: `value` is a
+        display string, or {text, si, iec} for bytes (the page's unit switch swaps them);
+        `number` the value in its canonical unit.
         """
         shown = []
         for part in run.fingerprints:
@@ -173,6 +174,7 @@ class Tool:
                     {
                         "label": label,
                         "value": display,
+                        "number": value,  # canonical unit, for sorting
                         "metric": metric.key,
                         "unit": metric.unit,
                         "higher_is_better": metric.higher_is_better,

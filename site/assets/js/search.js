@@ -1,10 +1,85 @@
-// Mount Pagefind's search UI; the index lives in /pagefind/ on this same site.
+// Search: Pagefind's full-text UI when its index was built next to the site (make serve,
+// build, check); otherwise Hugo's own index of reports, environments and runs (index.json),
+// so search also works under a plain `hugo serve`. Both live on this site.
 /* global PagefindUI */
+
+function loadPagefind(base) {
+  return new Promise((resolve, reject) => {
+    const script = document.createElement("script");
+    script.src = `${base}pagefind-ui.js`;
+    script.onload = () => (typeof PagefindUI === "undefined" ? reject(new Error("no PagefindUI")) : resolve());
+    script.onerror = () => reject(new Error("no Pagefind index"));
+    document.head.appendChild(script);
+  });
+}
+
+function words(text) {
+  return text.toLowerCase().split(/\s+/).filter(Boolean);
+}
+
+function fallback(element, entries) {
+  const input = document.createElement("input");
+  input.type = "search";
+  input.className = "search__input";
+  input.placeholder = "label, environment, tool or a command fragment";
+  input.setAttribute("aria-label", "Search");
+  const status = document.createElement("p");
+  status.className = "muted search__status";
+  const list = document.createElement("ol");
+  list.className = "search__results";
+  element.replaceChildren(input, status, list);
+  const haystacks = entries.map((entry) => entry.text.toLowerCase());
+  const show = () => {
+    const wanted = words(input.value);
+    list.replaceChildren();
+    if (!wanted.length) {
+      status.textContent = `${entries.length} pages indexed.`;
+      return;
+    }
+    const found = entries.filter((_, index) => wanted.every((word) => haystacks[index].includes(word)));
+    status.textContent = `${found.length} result${found.length === 1 ? "" : "s"}`;
+    found.slice(0, 200).forEach((entry) => {
+      const item = document.createElement("li");
+      const link = document.createElement("a");
+      link.className = "search__result";
+      link.href = entry.url;
+      link.textContent = entry.title;
+      const kind = document.createElement("span");
+      kind.className = "muted";
+      kind.textContent = ` ${entry.kind}`;
+      item.append(link, kind);
+      if (entry.command) {
+        const code = document.createElement("code");
+        code.textContent = entry.command;
+        item.append(document.createElement("br"), code);
+      }
+      list.appendChild(item);
+    });
+  };
+  input.addEventListener("input", show);
+  const query = new URLSearchParams(location.search).get("q");
+  if (query) input.value = query;
+  show();
+}
+
 window.addEventListener("DOMContentLoaded", () => {
-  if (typeof PagefindUI === "undefined") {
-    document.getElementById("search").textContent =
-      "The search index has not been built: run `make serve` or `make check`.";
-    return;
-  }
-  new PagefindUI({ element: "#search", showSubResults: true, showImages: false });
+  const element = document.getElementById("search");
+  if (!element) return;
+  const base = element.dataset.pagefind;
+  loadPagefind(base)
+    .then(() => {
+      const style = document.createElement("link");
+      style.rel = "stylesheet";
+      style.href = `${base}pagefind-ui.css`;
+      document.head.appendChild(style);
+      new PagefindUI({ element: "#search", showSubResults: true, showImages: false });
+    })
+    .catch(() =>
+      fetch(element.dataset.index)
+        .then((response) => response.json())
+        .then((entries) => fallback(element, entries))
+        .catch(() => {
+          element.textContent = "The search index could not be read: run `make ingest` and rebuild.";
+        }),
+    );
 });

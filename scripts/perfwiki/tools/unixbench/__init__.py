@@ -50,10 +50,19 @@ class Unixbench(Tool):
     def headline(self, run: Run) -> list[dict[str, Any]]:
         """The index score when the run has one, then each test's result in the unit UnixBench printed."""
         score = run.metrics.get("score")
-        shown = [{"label": "Index score", "value": f"{score:g}", "higher_is_better": True}] if score is not None else []
+        shown = (
+            [{"label": "Index score", "value": f"{score:g}", "number": score, "higher_is_better": True}]
+            if score is not None
+            else []
+        )
         for test in run.metrics.get("tests") or []:
             shown.append(
-                {"label": test["name"], "value": f"{test['value']:.1f} {test['unit']}", "higher_is_better": True}
+                {
+                    "label": test["name"],
+                    "value": f"{test['value']:.1f} {test['unit']}",
+                    "number": test["value"],
+                    "higher_is_better": True,
+                }
             )
         return shown
 
