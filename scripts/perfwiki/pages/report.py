@@ -10,7 +10,7 @@ from ..findings import SEVERITY_ORDER
 from ..model import SCHEMA_VERSION, Run
 from ..tools.base import Measure
 from . import comparison
-from .run import run_page
+from .run import raw_page_path, run_page
 
 
 @dataclass
@@ -77,6 +77,24 @@ def _in_column_units(rows: list[dict[str, Any]], printed: str) -> dict[str, Any]
             if isinstance(cell, Measure):
                 row["cells"][index] = scale.quantity(cell.value)
     return {"rows": rows, "units": column_units}
+
+
+def raw_files(runs: list[Run]) -> list[dict[str, Any]]:
+    """Each raw file the report's runs came from, once: its page, its published copy and its runs' lines."""
+    files: dict[str, dict[str, Any]] = {}
+    for run in runs:
+        entry = files.setdefault(
+            run.source.path,
+            {
+                "page": raw_page_path(run.source.path),
+                "file": run.source.published_path,
+                "source": run.source.path,
+                "environment": run.environment,
+                "runs": [],
+            },
+        )
+        entry["runs"].append({"id": run.id, "line_start": run.source.line_start, "line_end": run.source.line_end})
+    return list(files.values())
 
 
 def checks_summary(runs: list[Run]) -> list[dict[str, Any]]:
@@ -169,6 +187,7 @@ def report_documents(report: Report) -> tuple[dict[str, Any], dict[str, dict[str
         "environments": environments,
         "comparisons": comparisons,
         "run_ids": [run.id for run in report.runs],
+        "raw_files": raw_files(report.runs),
         "views": {
             "runs_tables": runs_tables(report.runs),
             "blocks": blocks,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from .. import exports, tools, units
-from ..model import Run
+from ..model import Run, published_path
 from . import scenario_keys
 
 
@@ -16,13 +16,26 @@ def run_page(run: Run, environment_facts: dict[str, Any] | None = None) -> dict[
         "title": run.title if not run.environment else f"{run.title} — {run.environment}",
         "original_title": run.original_heading if run.original_heading != run.heading else None,
         "raw_url": run.source.published_path,
+        "raw_page": raw_page_path(run.source.path),
         "headline": tool.headline(run),
-        "tables": [_params_table(run), *tool.result_tables(run)],
+        "tables": [table for table in (_params_table(run), *tool.result_tables(run)) if _has_values(table)],
         "charts": tool.run_charts(run),
         "scenarios": scenario_keys(run),
         "csv": exports.run_csv(run),
         "badges": badges(run, environment_facts),
     }
+
+
+def raw_page_path(source_path: str) -> str:
+    """Where a raw file's own page is: /raw/<report>/<env>/<file>/, its name's dots as dashes."""
+    published = published_path(source_path).removeprefix("reports/")
+    report, _, rest = published.partition("/raw/")
+    return f"raw/{report}/{rest.replace('.', '-')}"
+
+
+def _has_values(table: dict[str, Any]) -> bool:
+    """A table shows something when a cell past its first column has a value (a manual run's may not)."""
+    return any(cell is not None for row in table["rows"] for cell in row[1:])
 
 
 def badges(run: Run, environment_facts: dict[str, Any] | None = None) -> list[str]:
