@@ -306,3 +306,24 @@ def test_markup_in_raw_output_is_shown_as_text(tmp_path):
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page
     assert "<script>alert(1)" not in page and "<img src=x" not in page and "<b>label</b>" not in page
     assert "&lt;b&gt;label&lt;/b&gt;" in page
+
+
+def test_environment_pages_show_key_results_and_the_environments_that_ran_the_same_scenarios(built_site):
+    html = (built_site / "bench" / "environments" / "r730-host" / "index.html").read_text(encoding="utf-8")
+    runs = html[html.index('id="runs-heading"') : html.index('id="related-heading"')]
+    # The host's 4 KiB random read: 195 IOPS, as the seed's table has it, beside the run's link.
+    row = runs[runs.index("4 KiB random read — r730-host") :].split("</tr>")[0]
+    assert '<span class="muted">IOPS</span> 195' in row
+    related = html[html.index('id="related-heading"') :].split("</section>")[0]
+    # The Linux guests ran the host's fio scenarios (same engine); the Windows guests used another.
+    assert 'centos-vm-cache-none</code> <span class="muted">6 shared scenarios' in related
+    assert "win2008" not in related
+
+
+def test_tool_pages_group_scenarios_in_tables(built_site):
+    html = (built_site / "bench" / "tools" / "fio" / "index.html").read_text(encoding="utf-8")
+    groups = re.findall(r"<h3>(rw [a-z]+)</h3>", html)
+    assert groups == sorted(groups) and "rw randread" in groups and "rw write" in groups
+    randread = html[html.index("<h3>rw randread</h3>") :].split("</table>")[0]
+    depths = [int(d) for d in re.findall(r"<td>read</td><td>4 KiB</td><td>(\d+)</td>", randread)]
+    assert depths == sorted(depths) and depths[0] == 1  # sorted by block size, then queue depth

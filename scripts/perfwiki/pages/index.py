@@ -39,6 +39,11 @@ def index_share(report: str, runs: list[Run]) -> dict[str, Any]:
                 "tool": run.tool,
                 "label": run.label,
                 "command": run.command,
+                # What the environment page lists beside the run: its first three headline numbers.
+                "key_results": [
+                    {"label": entry["label"], "value": entry["value"]}
+                    for entry in tools.get(run.tool).headline(run)[:3]
+                ],
             }
         )
         for part in tools.get(run.tool).scenario_parts(run):
@@ -89,7 +94,78 @@ def site_index(shares: list[dict[str, Any]]) -> dict[str, Any]:
             series.setdefault(key, []).extend(found["series"])
     for key, scenario in scenarios.items():
         scenario["charts"] = _scenario_charts(scenario, series[key])
-    return {"scenarios": scenarios, "tools": by_tool, "environments": environments}
+    for name, tool in by_tool.items():
+        tool["groups"], tool["columns"], tool["grouped_by"] = _grouped(
+            name, {key: scenarios[key] for key in tool["scenarios"]}
+        )
+    return {"scenarios": scenarios, "tools": by_tool, "environments": environments, "related": _related(scenarios)}
+
+
+def _grouped(tool: str, scenarios: dict[str, dict[str, Any]]) -> tuple[list[dict[str, Any]], list[str], str]:
+    """A tool's scenarios as tables: grouped by the parameter the tool groups by (fio: rw), sorted by the rest.
+
+    Returns the groups, {title, rows: [{scenario, cells, runs, environments}]}, the column
+    names, and the name of the parameter grouped by.
+    """
+    known = tools.get(tool) if tool in tools.NAMES else None
+    names = known.fingerprint_names if known else {}
+    keys = [key for key in next(iter(scenarios.values()))["fingerprint"] if key != "tool"] if scenarios else []
+    group_key = known.scenario_group if known and known.scenario_group in keys else (keys[0] if keys else None)
+    rest = [key for key in keys if key != group_key]
+    groups: dict[str, list[dict[str, Any]]] = {}
+    for key, scenario in scenarios.items():
+        print_ = scenario["fingerprint"]
+        groups.setdefault(str(print_.get(group_key)), []).append(
+            {
+                "scenario": key,
+                "sort": [_sortable(print_.get(name)) for name in rest],
+                "cells": [_shown(name, print_.get(name)) for name in rest],
+                "runs": len(scenario["runs"]),
+                "environments": len({run["environment"] for run in scenario["runs"]}),
+            }
+        )
+    title = names.get(group_key, group_key) if group_key else ""
+    ordered = []
+    for value in sorted(groups):
+        rows = sorted(groups[value], key=lambda row: row["sort"])
+        for row in rows:
+            del row["sort"]
+        ordered.append({"title": f"{title} {value}".strip(), "rows": rows})
+    return ordered, [names.get(name, name) for name in rest], title
+
+
+def _sortable(value: Any) -> tuple[int, float, str]:
+    """Numbers in numeric order, then text, then missing values last."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return (0, float(value), "")
+    return (1, 0.0, "") if value is None else (1, 0.0, str(value))
+
+
+def _shown(key: str, value: Any) -> str | None:
+    if value is None:
+        return None
+    if key.endswith("_bytes"):
+        return units.format_bytes(value)
+    return str(value)
+
+
+def _related(scenarios: dict[str, dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
+    """For each environment, the others that ran at least one of its scenarios, most shared first."""
+    shared: dict[str, dict[str, int]] = {}
+    for scenario in scenarios.values():
+        envs = sorted({run["environment"] for run in scenario["runs"] if run["environment"]})
+        for env in envs:
+            for other in envs:
+                if other != env:
+                    shared.setdefault(env, {}).setdefault(other, 0)
+                    shared[env][other] += 1
+    return {
+        env: [
+            {"environment": other, "scenarios": count}
+            for other, count in sorted(others.items(), key=lambda i: (-i[1], i[0]))
+        ]
+        for env, others in shared.items()
+    }
 
 
 def _scenario_charts(scenario: dict[str, Any], series: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -107,7 +183,9 @@ def index_files(shares: list[dict[str, Any]]) -> dict[str, str]:
     files.update({f"scenarios/{key}.yaml": yamlout.dump(scenario) for key, scenario in index["scenarios"].items()})
     files.update(
         {
-            f"environments/{env}.yaml": yamlout.dump({"runs": runs, "csv": exports.environment_runs_csv(runs)})
+            f"environments/{env}.yaml": yamlout.dump(
+                {"runs": runs, "related": index["related"].get(env, []), "csv": exports.environment_runs_csv(runs)}
+            )
             for env, runs in index["environments"].items()
         }
     )

@@ -101,6 +101,8 @@ class Tool:
     lone_part_in_title: bool = True
     # Display names of this tool's fingerprint parameters ("bs_bytes" -> "block size").
     fingerprint_names: dict[str, str] = {}
+    # The fingerprint parameter a tool page groups its scenarios by (default: the first).
+    scenario_group: str | None = None
 
     # -- recognising and parsing ----------------------------------------------------------
 

@@ -77,6 +77,7 @@ class Fio(Tool):
     )
     checks = checks.CHECKS
     lone_part_in_title = False
+    scenario_group = "rw"
     fingerprint_names = {
         "direction": "direction",
         "rw": "rw",
