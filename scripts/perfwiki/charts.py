@@ -82,15 +82,16 @@ def bar_panel(
     }
     layout: dict[str, Any] = {
         "height": 40 + BAR_HEIGHT_PX * max(len(shown), 1),
-        "margin": {"t": 4, "r": 80, "b": 24, "l": 8},
+        "margin": {"t": 4, "r": 16, "b": 24, "l": 8},
         "showlegend": False,
         "bargap": 0.3,
         # Room past the longest bar for its printed value.
         "xaxis": {
-            "range": [0, max(numbers, default=1) * 1.18 or 1],
+            "range": [0, max(numbers, default=1) * 1.3 or 1],
             "exponentformat": "none",
             "separatethousands": True,
             "nticks": 4,  # few enough to stay level in a phone-wide panel
+            "tickangle": 0,
             "automargin": True,
             "fixedrange": True,
         },

@@ -248,13 +248,16 @@ def _comparison(
 
 def _column_entry(column: Column, metric: Metric) -> dict[str, Any]:
     shown = column.metric or metric
+    unit = shown.unit
+    if column.members and column.tool in tools.NAMES:  # UnixBench: each test in its own unit
+        unit = tools.get(column.tool).unit_of(column.members[0], column.part, shown)
     entry = {
         "id": column.id,
         "title": column.title,
         "scenario": fingerprint_key(column.fingerprint),
         "description": describe(column.fingerprint),
         "metric": shown.key,
-        "unit": shown.unit,
+        "unit": unit,
         "higher_is_better": shown.higher_is_better,
         "refused": column.refused,
     }

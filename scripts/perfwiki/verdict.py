@@ -3,13 +3,14 @@
 Computed from the comparison's cells, never written by hand. "Faster" folds in each
 column's direction: a bar of IOPS is faster when higher, a latency when lower, so a
 column's speed factor is value / baseline for the first and baseline / value for the
-second. Several columns are summarised by the geometric mean of their factors, the
-mean that treats "2x faster" and "2x slower" as equal and opposite.
+second. Several columns are summarised by the median of their factors, so one scenario
+that hit a cache (147x on a 4 KiB random read) does not decide the ranking; the extremes
+are named beside it. A verdict says when numbers behind it were typed by hand.
 """
 
 from __future__ import annotations
 
-import math
+import statistics
 from typing import Any
 
 from . import units
@@ -45,12 +46,20 @@ def factor(cell: dict[str, Any], higher_is_better: bool) -> float | None:
     return relative if higher_is_better else 1 / relative
 
 
-def _geomean(values: list[float]) -> float:
-    return math.exp(sum(math.log(value) for value in values) / len(values))
+def _manual_note(factors: dict[str, list[tuple[float, dict, dict]]]) -> str:
+    """' nvme-ext4's numbers were typed by hand, not parsed from raw output.' when any were."""
+    typed = [env for env, entries in factors.items() if any(entry[2].get("manual") for entry in entries)]
+    if not typed:
+        return ""
+    whose = " and ".join(f"{env}'s" for env in typed)
+    return f" {whose} numbers were typed by hand, not parsed from raw output."
 
 
-def comparison_verdict(comparison: dict[str, Any]) -> str | None:
-    """'nvme-ext4 against nvme-raw: faster in 6 of 10 scenarios, …' for two or more environments."""
+def comparison_verdict(comparison: dict[str, Any], convention: str = "iec") -> str | None:
+    """'nvme-ext4 against nvme-raw: faster in 6 of 10 scenarios, …' for two or more environments.
+
+    `convention` is how the tool printed byte units ('iec' or 'si'), as the chart shows them.
+    """
     baseline = comparison.get("baseline")
     columns = comparison["columns"]
     factors: dict[str, list[tuple[float, dict[str, Any], dict[str, Any]]]] = {}
@@ -63,18 +72,28 @@ def comparison_verdict(comparison: dict[str, Any]) -> str | None:
     if baseline not in factors or not others:
         return None
     if len(columns) == 1:
-        return _one_column(comparison, factors)
-    if len(others) == 1:
-        return _one_against_baseline(others[0], baseline, factors[others[0]])
-    return _ranking(baseline, factors, len(columns))
+        said = _one_column(comparison, factors, convention)
+    elif len(others) == 1:
+        said = _one_against_baseline(others[0], baseline, factors[others[0]])
+    else:
+        said = _ranking(baseline, factors, len(columns))
+    return said + _manual_note(factors)
 
 
-def _one_column(comparison: dict[str, Any], factors: dict[str, list[tuple[float, dict, dict]]]) -> str:
+def _one_column(comparison: dict[str, Any], factors: dict[str, list[tuple[float, dict, dict]]], convention: str) -> str:
     """'Fastest: X, 9.41 Gbit/s; slowest: Y, 2.1 Gbit/s, 4.5x slower than the baseline.'"""
     column = comparison["columns"][0]
     baseline = comparison["baseline"]
     ranked = sorted(factors.items(), key=lambda item: -item[1][0][0])
-    scale = units.scale_for([entries[0][2]["value"] for _, entries in ranked], column["unit"])
+    scale = units.scale_for([entries[0][2]["value"] for _, entries in ranked], column["unit"], convention)
+    spread = [entries[0][0] for _, entries in ranked]
+    if len(ranked) > 2 and all(abs(found - 1) < EVEN for found in spread):
+        values = sorted(entries[0][2]["value"] for _, entries in ranked)
+        within = max(abs(found - 1) for found in spread)
+        return (
+            f"All {len(ranked)} within {max(within * 100, 1):.0f} % of {baseline}"
+            f" ({scale.text(values[0])} to {scale.said(values[-1])}): no meaningful difference."
+        )
 
     def told(env: str, entries: list[tuple[float, dict, dict]]) -> str:
         found, _, cell = entries[0]
@@ -108,20 +127,24 @@ def _one_against_baseline(env: str, baseline: str, entries: list[tuple[float, di
 
 
 def _ranking(baseline: str, factors: dict[str, list[tuple[float, dict, dict]]], columns: int) -> str:
-    """'Fastest: X, 4 % slower than B; slowest: Y, 12x slower (geometric mean over 6 scenarios).'"""
-    means = {env: _geomean([entry[0] for entry in entries]) for env, entries in factors.items()}
-    ranked = sorted(means, key=lambda env: -means[env])
+    """'Fastest: X, 4 % slower than B; slowest: Y, 12x slower (median over 6 scenarios).'"""
+    medians = {env: statistics.median(entry[0] for entry in entries) for env, entries in factors.items()}
+    ranked = sorted(medians, key=lambda env: -medians[env])
 
     def told(env: str) -> str:
         if env == baseline:
             return f"{env} (the baseline)"
-        return f"{env}, {against(means[env], baseline)}"
+        said = f"{env}, {against(medians[env], baseline)}"
+        spread = sorted(entry[0] for entry in factors[env])
+        if len(spread) > 1 and (spread[-1] / spread[0] > 2):  # the median hides a wide range: say it
+            said += f" (from {speed(spread[0])} to {speed(spread[-1])})"
+        return said
 
     best, worst = ranked[0], ranked[-1]
     said = f"Fastest: {told(best)}; slowest: {told(worst)}"
     if best == baseline and len(ranked) > 2:
         said += f"; closest to it: {told(ranked[1])}"
-    return f"{said} (geometric mean over {columns} scenarios)."
+    return f"{said}. Medians over {columns} scenarios."
 
 
 def profile_verdict(metrics: list[dict[str, Any]]) -> str | None:

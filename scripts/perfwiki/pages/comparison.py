@@ -111,6 +111,7 @@ def comparison_panels(
     """
     printed = _printed(comparison.get("tool"))
     baseline = comparison["baseline"]
+    colours = _with_grey_baseline(colours, baseline)
     panels, uncharted = [], []
     for index, column in enumerate(comparison["columns"]):
         cells = [(row["environment"], row["cells"][index]) for row in comparison["rows"]]
@@ -144,6 +145,18 @@ def comparison_panels(
     return panels, uncharted
 
 
+def _with_grey_baseline(colours: dict[str, str], baseline: str | None) -> dict[str, str]:
+    """The report's colours, with this comparison's own baseline grey (a network table has its own)."""
+    if baseline is None or colours.get(baseline) == charts.BASELINE_COLOUR:
+        return colours
+    swapped = dict(colours)
+    for env, colour in colours.items():
+        if colour == charts.BASELINE_COLOUR:  # the report's baseline takes the colour this one had
+            swapped[env] = colours.get(baseline, charts.PALETTE[0])
+    swapped[baseline] = charts.BASELINE_COLOUR
+    return swapped
+
+
 def _hover(cell: dict[str, Any], is_baseline: bool, baseline: str | None, higher: bool) -> str:
     if is_baseline:
         return " (baseline)"
@@ -165,7 +178,7 @@ def comparison_block(
         "title": comparison["title"],
         "baseline": comparison["baseline"],
         "direction": direction(directions.pop()) if len(directions) == 1 else None,
-        "verdict": verdict.comparison_verdict(comparison),
+        "verdict": verdict.comparison_verdict(comparison, _printed(comparison.get("tool"))),
         "panels": panels,
         "uncharted": uncharted,
         "table": comparison_table(comparison, dict(flagged)),

@@ -193,6 +193,7 @@ def report_documents(report: Report) -> tuple[dict[str, Any], dict[str, dict[str
             "blocks": blocks,
             "alone": alone,
             "left_out": comparison.left_out(comparisons),
+            "has_manual": any(run.format == "manual" for run in report.runs),
             "checks": checks_summary(report.runs),
             "environments": environments_side_by_side(report.environment_pages),
         },

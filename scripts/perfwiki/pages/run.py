@@ -17,6 +17,7 @@ def run_page(run: Run, environment_facts: dict[str, Any] | None = None) -> dict[
         "original_title": run.original_heading if run.original_heading != run.heading else None,
         "raw_url": run.source.published_path,
         "raw_page": raw_page_path(run.source.path),
+        "warnings": _not_said_by_checks(run),
         "headline": tool.headline(run),
         "tables": [table for table in (_params_table(run), *tool.result_tables(run)) if _has_values(table)],
         "charts": tool.run_charts(run),
@@ -31,6 +32,12 @@ def raw_page_path(source_path: str) -> str:
     published = published_path(source_path).removeprefix("reports/")
     report, _, rest = published.partition("/raw/")
     return f"raw/{report}/{rest.replace('.', '-')}"
+
+
+def _not_said_by_checks(run: Run) -> list[str]:
+    """The run's warnings a check does not already say (the schema keeps both; the page says it once)."""
+    said = {finding["message"] for finding in run.checks}
+    return [warning for warning in run.warnings if warning.removeprefix("warning: ") not in said]
 
 
 def _has_values(table: dict[str, Any]) -> bool:

@@ -200,6 +200,10 @@ class Tool:
     # Columns this tool's rows add to a report's runs table, after Environment and Run.
     runs_columns: tuple[str, ...] = ()
 
+    def unit_of(self, run: Run, part: str | None, metric: Metric) -> str:
+        """The unit a comparison column of this metric is in; a tool whose unit varies by part says which."""
+        return metric.unit
+
     def runs_rows(self, run: Run) -> list[tuple[str | None, list[Any]]]:
         """(anchor suffix, cells) for each row a run adds to its report's runs table: one by default."""
         return [(None, self.runs_row(run))]

@@ -36,6 +36,11 @@ class Unixbench(Tool):
     def fingerprint(self, run: Run, part: str | None) -> dict[str, Any]:
         return {"tool": self.name, "test": part, "copies": run.params.get("copies")}
 
+    def unit_of(self, run: Run, part: str | None, metric: Metric) -> str:
+        """Each test's own unit, as UnixBench printed it: lps, MWIPS, KBps; the index has none."""
+        test = next((test for test in run.metrics.get("tests", []) if test["name"] == part), None)
+        return test["unit"] if test and test.get("unit") else "index"
+
     runs_columns = ("Copies", "Tests", "Index score")
 
     def runs_row(self, run: Run) -> list[Any]:
