@@ -59,12 +59,15 @@ def bar_panel(
     bars: list[dict[str, Any]],
     scale: units.Scale,
     baseline_value: float | None = None,
+    conventions: dict[str, units.Scale] | None = None,
 ) -> dict[str, Any]:
     """Horizontal bars, one per entry of `bars`, each printing its value; the plotly spec of one panel.
 
     Each bar is {label, value (canonical unit), colour, hover}. The axis is linear from
     zero in the one display unit `scale` (a bar's length is its value, so a 2x longer
     bar is 2x the value); a dotted line marks the baseline's value when there is one.
+    `conventions` ('si', 'iec') give the same bars in the other byte units: the page's
+    unit switch redraws the panel with them (js/charts.js).
     """
     shown = [bar for bar in bars if bar["value"] is not None]
     numbers = [scale.number(bar["value"]) for bar in shown]
@@ -111,4 +114,15 @@ def bar_panel(
                 "line": {"dash": "dot", "width": 1.5, "color": BASELINE_COLOUR},
             }
         ]
-    return {"id": panel_id, "spec": figure([trace], **layout)}
+    panel: dict[str, Any] = {"id": panel_id, "spec": figure([trace], **layout)}
+    if conventions:
+        panel["switch"] = {
+            name: {
+                "x": [other.number(bar["value"]) for bar in shown],
+                "text": [other.text(bar["value"]) for bar in shown],
+                "range": [0, max((other.number(bar["value"]) for bar in shown), default=1) * 1.3 or 1],
+                "line": None if baseline_value is None else other.number(baseline_value),
+            }
+            for name, other in conventions.items()
+        }
+    return panel

@@ -147,7 +147,7 @@ def _ranking(baseline: str, factors: dict[str, list[tuple[float, dict, dict]]], 
     return f"{said}. Medians over {columns} scenarios."
 
 
-def profile_verdict(metrics: list[dict[str, Any]]) -> str | None:
+def profile_verdict(metrics: list[dict[str, Any]], convention: str = "iec") -> str | None:
     """One environment, several scenarios: the best scenario of each metric.
 
     Each metric is {title, higher_is_better, unit, columns, values}. Scenarios of one
@@ -162,7 +162,7 @@ def profile_verdict(metrics: list[dict[str, Any]]) -> str | None:
             continue
         higher = metric["higher_is_better"]
         ranked = sorted(present, key=lambda item: item[1], reverse=higher)
-        scale = units.scale_for([value for _, value in present], metric["unit"])
+        scale = units.scale_for([value for _, value in present], metric["unit"], convention)
         (best, best_value) = ranked[0]
         best_said = "highest" if higher else "lowest"
         line = f"{best_said} {metric['title']}: {scale.said(best_value)} ({best['title']})"

@@ -205,3 +205,26 @@ def test_the_runs_index_filters_and_sorts_in_the_page(page, base_url_local):
     assert "Gbit/s" in first.inner_text()
     page.goto(f"{base_url_local}runs/?tool=iperf3&report=vm-vs-bare-metal")
     assert page.locator("#run-index tbody tr:not([hidden])").count() == 7  # restored from the address
+
+
+def test_the_unit_switch_redraws_charts_and_verdicts_too(page, base_url_local):
+    page.set_viewport_size(DESKTOP)
+    page.goto(f"{base_url_local}reports/nvme-raw-vs-ext4/", wait_until="networkidle")
+    page.evaluate("localStorage.clear()")
+    page.reload(wait_until="networkidle")
+    plot = page.locator("#chart-raw-device-summary-1")
+    plot.locator("svg.main-svg").first.wait_for(state="visible")
+    assert plot.locator("text.bartext").all_text_contents() == ["927 MiB/s", "1853 MiB/s"]
+    page.locator("#unit-toggle").click()  # as printed -> SI
+    page.wait_for_function(
+        "document.querySelector('#chart-raw-device-summary-1 text.bartext').textContent === '972 MB/s'"
+    )
+    assert plot.locator("text.bartext").all_text_contents() == ["972 MB/s", "1943 MB/s"]
+    assert page.locator("#chart-raw-device-summary-1-figure .panel__unit").inner_text().startswith("MB/s")
+    ssd = page.context.new_page()
+    ssd.goto(f"{base_url_local}reports/ssd-san-hdd-cloud-disks/", wait_until="networkidle")  # remembered: SI
+    verdict = ssd.locator("#cmp-hygon33-dd p.verdict").inner_text()
+    assert "979 MB/s" in verdict  # dd prints SI; the chart and the table say the same
+    ssd.locator("#unit-toggle").click()  # SI -> IEC
+    assert "933.6 MiB/s" in ssd.locator("#cmp-hygon33-dd p.verdict").inner_text()
+    ssd.evaluate("localStorage.clear()")

@@ -119,7 +119,8 @@ def comparison_panels(
         if len(present) < 2:
             uncharted.append({"column": column["title"], "environments": [env for env, _ in present]})
             continue
-        scale = units.scale_for([cell["value"] for _, cell in present], column["unit"], printed)
+        column_units = units.ColumnUnits([cell["value"] for _, cell in present], column["unit"], printed)
+        scale = column_units.printed
         base_cell = next((cell for env, cell in present if env == baseline), None)
         bars = [
             {
@@ -131,13 +132,17 @@ def comparison_panels(
             for env, cell in present
         ]
         panel = charts.bar_panel(
-            f"chart-{comparison['id']}-{index + 1}", bars, scale, base_cell["value"] if base_cell else None
+            f"chart-{comparison['id']}-{index + 1}",
+            bars,
+            scale,
+            base_cell["value"] if base_cell else None,
+            column_units.alternatives,
         )
         panel.update(
             {
                 "title": column["title"],
                 "original": column.get("original"),
-                "unit": scale.axis_title,
+                "unit": column_units.caption(),
                 "direction": direction(column["higher_is_better"]),
             }
         )
@@ -166,6 +171,18 @@ def _hover(cell: dict[str, Any], is_baseline: bool, baseline: str | None, higher
     return f"<br>{units.format_relative(cell['relative'])} of {baseline}: {verdict.speed(found)}"
 
 
+def _switchable(say: Any, printed: str, subject: Any) -> dict[str, str] | str | None:
+    """A verdict as the tool printed its units, and in SI and IEC when it names a byte
+    quantity: {text, si, iec}, which the page's unit switch swaps."""
+    said = say(subject, printed)
+    if said is None:
+        return None
+    other = {convention: say(subject, convention) for convention in ("si", "iec")}
+    if other["si"] == other["iec"]:
+        return said
+    return {"text": said, **other}
+
+
 def comparison_block(
     comparison: dict[str, Any], colours: dict[str, str], flagged: dict[str, list[str]]
 ) -> dict[str, Any]:
@@ -178,7 +195,7 @@ def comparison_block(
         "title": comparison["title"],
         "baseline": comparison["baseline"],
         "direction": direction(directions.pop()) if len(directions) == 1 else None,
-        "verdict": verdict.comparison_verdict(comparison, _printed(comparison.get("tool"))),
+        "verdict": _switchable(verdict.comparison_verdict, _printed(comparison.get("tool")), comparison),
         "panels": panels,
         "uncharted": uncharted,
         "table": comparison_table(comparison, dict(flagged)),
@@ -202,13 +219,15 @@ def profile_block(comparisons: list[dict[str, Any]], environment: str, colour: s
             {"label": column["title"], "value": value, "colour": colour, "hover": _scenario_hover(column)}
             for column, value in zip(comparison["columns"], values, strict=True)
         ]
-        panel = charts.bar_panel(f"chart-{comparison['id']}", bars, scale.printed)
-        panel.update({"title": comparison["title"], "unit": scale.printed.axis_title, "direction": direction(higher)})
+        panel = charts.bar_panel(f"chart-{comparison['id']}", bars, scale.printed, None, scale.alternatives)
+        panel.update({"title": comparison["title"], "unit": scale.caption(), "direction": direction(higher)})
         panels.append(panel)
         metrics.append({"title": comparison["title"], "unit": scale.caption(), "direction": direction(higher)})
         values_by_metric.append(cells)
         scales.append(scale)
-    said = verdict.profile_verdict(
+    said = _switchable(
+        verdict.profile_verdict,
+        _printed(first.get("tool")),
         [
             {
                 "title": _metric_name(comparison),
@@ -218,7 +237,7 @@ def profile_block(comparisons: list[dict[str, Any]], environment: str, colour: s
                 "values": [cell["value"] for cell in cells],
             }
             for comparison, cells in zip(comparisons, values_by_metric, strict=True)
-        ]
+        ],
     )
     rows = [
         {

@@ -29,6 +29,27 @@ function applyTheme(layout) {
   return merged;
 }
 
+// The unit switch: a panel of byte quantities carries its bars in SI and IEC units too
+// (computed at ingest); "printed" puts back the spec as the tool printed it.
+function switchUnits(element, spec, mode) {
+  const node = element.dataset.unitsSwitch && document.getElementById(element.dataset.unitsSwitch);
+  if (!node || !element.data) return;
+  const other = JSON.parse(node.textContent)[mode];
+  const shown = other || {
+    x: spec.data[0].x,
+    text: spec.data[0].text,
+    range: spec.layout.xaxis.range,
+    line: spec.layout.shapes ? spec.layout.shapes[0].x0 : null,
+  };
+  Plotly.restyle(element, { x: [shown.x], text: [shown.text] }, [0]);
+  const layout = { "xaxis.range": shown.range };
+  if (shown.line !== null && spec.layout.shapes) {
+    layout["shapes[0].x0"] = shown.line;
+    layout["shapes[0].x1"] = shown.line;
+  }
+  Plotly.relayout(element, layout);
+}
+
 function drawAll() {
   const plots = document.querySelectorAll("[data-plotly-spec]");
   plots.forEach((element) => {
@@ -39,7 +60,11 @@ function drawAll() {
       responsive: true,
       displaylogo: false,
       displayModeBar: false,
+    }).then(() => {
+      const mode = document.documentElement.dataset.units;
+      if (mode && mode !== "printed") switchUnits(element, spec, mode);
     });
+    document.addEventListener("perfwiki:units", (event) => switchUnits(element, spec, event.detail));
   });
   const scheme = window.matchMedia("(prefers-color-scheme: dark)");
   scheme.addEventListener("change", () => {

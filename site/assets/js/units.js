@@ -22,6 +22,7 @@ function apply(mode) {
   const button = document.getElementById("unit-toggle");
   if (button) button.textContent = LABELS[mode];
   document.documentElement.dataset.units = mode;
+  document.dispatchEvent(new CustomEvent("perfwiki:units", { detail: mode })); // charts redraw their bars
 }
 
 document.addEventListener("DOMContentLoaded", () => {
