@@ -200,7 +200,7 @@ def percentile_ladder(series: list[tuple[str, dict[str, float]]], chart_id: str)
         "spec": figure(
             traces,
             yaxis={"title": {"text": f"completion latency ({unit})"}, "type": "log"},
-            xaxis={"type": "category"},
+            xaxis={"type": "category", "automargin": True},
             margin=MARGIN,
             legend={"orientation": "h"},
             showlegend=len(series) > 1,
@@ -243,7 +243,7 @@ def bucket_histogram(series: list[tuple[str, list[dict[str, Any]]]], chart_id: s
             traces,
             barmode="group",
             yaxis={"title": {"text": "% of I/Os"}, "ticksuffix": "%"},
-            xaxis={"type": "category"},
+            xaxis={"type": "category", "automargin": True},
             margin=MARGIN,
             legend={"orientation": "h"},
             showlegend=len(series) > 1,
