@@ -256,3 +256,22 @@ def test_a_bad_labels_entry_is_a_located_problem_and_the_rest_still_ingests(tmp_
     result = subprocess.run(perfwiki_command() + ["ingest", "--root", str(site)], capture_output=True, text=True)
     assert "content/reports/fio-iops-basics/index.md:1: labels: must map each label" in result.stderr
     assert load_report(site / "data", "fio-iops-basics")["runs"]  # the report is still there
+
+
+def test_each_comparison_leads_with_a_verdict_computed_from_its_cells(reports):
+    blocks = {block["id"]: block for block in reports["vm-vs-bare-metal"]["views"]["blocks"]}
+    # Four network paths within 1 % of each other: said as such, not as a winner.
+    assert blocks["classic-network-tcp-throughput"]["verdict"] == (
+        "All 4 within 1 % of classic-host-to-host (8.33 Gbit/s to 8.41 Gbit/s): no meaningful difference."
+    )
+    # Storage: ranked by the median over the six scenarios, so one page-cache hit (147x) does not
+    # decide it, and the range that median hides is named.
+    storage = blocks["local-storage-iops-of-the-physical-host"]["verdict"]
+    assert storage.startswith("Fastest: win2008-vm-writeback-q4, 78 % faster than r730-host (from 11 % slower to")
+    assert storage.endswith("Medians over 6 scenarios.")
+    nvme = reports["nvme-raw-vs-ext4"]["views"]["blocks"][0]["verdict"]
+    assert nvme.endswith("nvme-ext4's numbers were typed by hand, not parsed from raw output.")
+    dd = next(b for b in reports["ssd-san-hdd-cloud-disks"]["views"]["blocks"] if b["id"] == "hygon33-dd")
+    # dd prints SI units; the verdict says it that way and carries the IEC spelling for the unit switch.
+    assert dd["verdict"]["text"].startswith("Fastest: hygon33-raid0-2nvme, 979 MB/s, 2.1× faster than hygon33-nvme")
+    assert "933.6 MiB/s" in dd["verdict"]["iec"]

@@ -143,3 +143,17 @@ def test_fio_2x_sizes_are_powers_of_1024(value, prefix):
     factor = {"": 1, "K": 2**10, "M": 2**20, "G": 2**30, "T": 2**40}[prefix]
     assert units.parse_fio2_size(f"{value}{prefix}B") == value * factor
     assert units.parse_fio2_rate(f"{value}{prefix}B/s") == value * factor
+
+
+def test_relative_values_read_as_percent_then_as_a_ratio_past_20x():
+    # The VM report's 4 KiB random reads against the host: 126 %, 1442 %, and a cache hit at 147x.
+    assert [units.format_relative(r) for r in (1.256, 0.8253, 14.42, 147.18)] == ["126%", "82.5%", "1442%", "147×"]
+
+
+def test_a_column_scale_keeps_one_prefix_and_four_digits():
+    scale = units.scale_for([981 * 1024, 1854 * 2**20], "B/s")
+    assert (scale.label, scale.text(981 * 1024), scale.text(1854 * 2**20)) == ("MiB/s", "0.958 MiB/s", "1854 MiB/s")
+    network = units.scale_for([9.41e9, 2.1e9], "bit/s")
+    assert network.text(9.41e9) == "9.41 Gbit/s"  # three digits for networks, as iperf3 prints
+    iops = units.scale_for([195, 28700], "IOPS")
+    assert (iops.text(195), iops.text(28700), iops.said(28700)) == ("195", "28,700", "28,700 IOPS")

@@ -284,9 +284,11 @@ def byte_quantity(value: Number | None, unit: str, printed: str = "iec") -> dict
 
 
 def format_relative(relative: float | None) -> str | None:
-    """value / baseline as a percentage: 1.256 -> '126%', 0.8253 -> '82.5%'."""
+    """value / baseline: 1.256 -> '126%', 0.8253 -> '82.5%'; past 20x a ratio reads better: 147.2 -> '147×'."""
     if relative is None:
         return None
+    if relative >= 20:
+        return f"{relative:.0f}×"
     percent = relative * 100
     return f"{percent:.0f}%" if percent >= 100 else f"{percent:.3g}%"
 
