@@ -91,7 +91,8 @@ def _fill(column: Column, members: list[tuple[Run, str | None]], baseline: str |
     prints = [fingerprint(run, part) for run, part in members]
     on_baseline = [p for (run, _), p in zip(members, prints, strict=True) if run.environment == baseline]
     keyed = [fingerprint_key(p) for p in prints]
-    column.fingerprint = on_baseline[0] if on_baseline else prints[keyed.index(max(set(keyed), key=keyed.count))]
+    # Most common scenario wins; a tie goes to the one met first (environments in report order).
+    column.fingerprint = on_baseline[0] if on_baseline else prints[keyed.index(max(keyed, key=keyed.count))]
     for (run, _), print_ in zip(members, prints, strict=True):
         if _comparable(column.fingerprint, print_, column.ignored):
             column.members.append(run)
@@ -336,7 +337,8 @@ def authored(spec: dict[str, Any], runs: list[Run], environments: list[str], bas
     if unknown:
         raise SpecError(f"comparison {spec['title']!r}: no runs on environment(s) {', '.join(unknown)}")
     ignored = tuple(str(key) for key in spec.get("ignore") or ())
-    in_scope = [run for run in runs if run.environment in envs]
+    # In the comparison's environment order, so a tie between scenarios goes to the first listed.
+    in_scope = sorted((run for run in runs if run.environment in envs), key=lambda run: envs.index(run.environment))
     tool = spec.get("tool")
     if spec.get("columns"):
         columns = []

@@ -64,6 +64,19 @@ def target_kind(run: Run) -> str | None:
     return "raw device" if filename.startswith(("/dev/", "\\\\.\\")) else "file"
 
 
+# fio's mixed modes, and the share of reads it uses when rwmixread is not given.
+MIXED_MODES = ("randrw", "rw", "readwrite")
+DEFAULT_READ_MIX = 50
+
+
+def read_mix(params: dict[str, Any]) -> int | None:
+    """The read percentage of a mixed workload (fio's default 50), None for a pure read or write."""
+    if params.get("rw") not in MIXED_MODES:
+        return None
+    mix = params.get("rwmixread")
+    return DEFAULT_READ_MIX if mix is None else mix
+
+
 class Fio(Tool):
     name = "fio"
     parser = parser
@@ -87,6 +100,7 @@ class Fio(Tool):
         "io": "I/O mode",
         "ioengine": "engine",
         "target": "target",
+        "rwmixread": "read %",
     }
 
     def run_name(self, run: Run) -> str:
@@ -118,6 +132,8 @@ class Fio(Tool):
             "io": io_mode(params),
             "ioengine": params.get("ioengine"),
             "target": target_kind(run),
+            # A mixed workload's read share changes what it measures: 70/30 is not 50/50.
+            "rwmixread": read_mix(params),
         }
 
     def result_tables(self, run: Run) -> list[dict[str, Any]]:
