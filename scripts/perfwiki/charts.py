@@ -63,8 +63,9 @@ def bar_panel(
 ) -> dict[str, Any]:
     """Horizontal bars, one per entry of `bars`, each printing its value; the plotly spec of one panel.
 
-    Each bar is {label, value (canonical unit), colour, hover}. The axis is linear from
-    zero in the one display unit `scale` (a bar's length is its value, so a 2x longer
+    Each bar is {label, value (canonical unit), colour, hover, manual?}; a manual one is
+    hatched. The axis is linear from zero in the one display unit `scale` (a bar's length
+    is its value, so a 2x longer
     bar is 2x the value); a dotted line marks the baseline's value when there is one.
     `conventions` ('si', 'iec') give the same bars in the other byte units: the page's
     unit switch redraws the panel with them (js/charts.js).
@@ -77,9 +78,13 @@ def bar_panel(
         "y": [bar["label"] for bar in shown],
         "x": numbers,
         "text": [scale.text(bar["value"]) for bar in shown],
-        "textposition": "outside",
+        "textposition": "auto",  # outside a short bar, inside the end of a long one: never cut off
         "cliponaxis": False,
-        "marker": {"color": [bar["colour"] for bar in shown]},
+        # A value typed by hand, with no raw output behind it, is hatched.
+        "marker": {
+            "color": [bar["colour"] for bar in shown],
+            "pattern": {"shape": ["/" if bar.get("manual") else "" for bar in shown], "solidity": 0.5},
+        },
         "customdata": [bar.get("hover") or "" for bar in shown],
         "hovertemplate": "%{y}: %{text}%{customdata}<extra></extra>",
     }
@@ -93,6 +98,8 @@ def bar_panel(
             "range": [0, max(numbers, default=1) * 1.3 or 1],
             "exponentformat": "none",
             "separatethousands": True,
+            # Counts of tens of thousands tick as 10k, 20k: five-digit ticks run together on a phone.
+            **({"tickformat": "~s"} if scale.is_count and max(numbers, default=0) >= 10_000 else {}),
             "nticks": 4,  # few enough to stay level in a phone-wide panel
             "tickangle": 0,
             "automargin": True,

@@ -46,6 +46,12 @@ def factor(cell: dict[str, Any], higher_is_better: bool) -> float | None:
     return relative if higher_is_better else 1 / relative
 
 
+def _across_note(columns: list[dict[str, Any]]) -> str:
+    """' Compared across engine on purpose.' when the author let a parameter differ."""
+    across = sorted({name for column in columns for name in column.get("compared_across") or []})
+    return f" Compared across {', '.join(across)} on purpose: it differs between environments." if across else ""
+
+
 def _manual_note(factors: dict[str, list[tuple[float, dict, dict]]]) -> str:
     """' nvme-ext4's numbers were typed by hand, not parsed from raw output.' when any were."""
     typed = [env for env, entries in factors.items() if any(entry[2].get("manual") for entry in entries)]
@@ -77,7 +83,7 @@ def comparison_verdict(comparison: dict[str, Any], convention: str = "iec") -> s
         said = _one_against_baseline(others[0], baseline, factors[others[0]])
     else:
         said = _ranking(baseline, factors, len(columns))
-    return said + _manual_note(factors)
+    return said + _manual_note(factors) + _across_note(columns)
 
 
 def _one_column(comparison: dict[str, Any], factors: dict[str, list[tuple[float, dict, dict]]], convention: str) -> str:
@@ -136,7 +142,7 @@ def _ranking(baseline: str, factors: dict[str, list[tuple[float, dict, dict]]], 
             return f"{env} (the baseline)"
         said = f"{env}, {against(medians[env], baseline)}"
         spread = sorted(entry[0] for entry in factors[env])
-        if len(spread) > 1 and (spread[-1] / spread[0] > 2):  # the median hides a wide range: say it
+        if len(spread) > 1 and (spread[-1] / spread[0] > 1.25):  # the median hides a range: say it
             said += f" (from {speed(spread[0])} to {speed(spread[-1])})"
         return said
 
@@ -144,7 +150,9 @@ def _ranking(baseline: str, factors: dict[str, list[tuple[float, dict, dict]]], 
     said = f"Fastest: {told(best)}; slowest: {told(worst)}"
     if best == baseline and len(ranked) > 2:
         said += f"; closest to it: {told(ranked[1])}"
-    return f"{said}. Medians over {columns} scenarios."
+    counts = sorted({len(entries) for entries in factors.values()})
+    over = f"{counts[0]}" if len(counts) == 1 else f"{counts[0]} to {counts[-1]}"
+    return f"{said}. Medians over each environment's {over} scenarios."
 
 
 def profile_verdict(metrics: list[dict[str, Any]], convention: str = "iec") -> str | None:
@@ -164,8 +172,8 @@ def profile_verdict(metrics: list[dict[str, Any]], convention: str = "iec") -> s
         ranked = sorted(present, key=lambda item: item[1], reverse=higher)
         scale = units.scale_for([value for _, value in present], metric["unit"], convention)
         (best, best_value) = ranked[0]
-        best_said = "highest" if higher else "lowest"
-        line = f"{best_said} {metric['title']}: {scale.said(best_value)} ({best['title']})"
+        best_said = ("highest" if higher else "lowest") if len(present) > 1 else ""
+        line = f"{best_said} {metric['title']}: {scale.said(best_value)} ({best['title']})".lstrip()
         if len(ranked) == 2:
             other, other_value = ranked[1]
             ratio = best_value / other_value if higher else other_value / best_value

@@ -45,7 +45,7 @@ def test_report_chart_is_drawn_offline_without_console_errors(page, base_url_loc
     plot.locator("svg.main-svg").first.wait_for(state="visible")
     assert plot.locator("g.trace.bars g.point").count() == 2
     ticks = {text.strip() for text in plot.locator("g.ytick text").all_text_contents()}
-    assert ticks == {"nvme-raw (baseline)", "nvme-ext4"}
+    assert ticks == {"nvme-raw (baseline)", "nvme-ext4 (typed)"}  # typed by hand: said, and hatched
     assert plot.locator("text.bartext").all_text_contents() == ["927 MiB/s", "1853 MiB/s"]
     page.screenshot(path=str(artifacts / "report-nvme-raw-vs-ext4.png"), full_page=True)
     assert errors == []
@@ -221,3 +221,10 @@ def test_search_works_under_plain_hugo_serve_without_a_pagefind_index(page, plai
     # Only the Windows guests' fio runs used that engine: found by their command, and nothing else.
     assert len(hrefs) >= 10 and all("/runs/vm-vs-bare-metal/win2008-vm-" in href for href in hrefs), hrefs
     assert "index has not been built" not in page.locator("main").inner_text()
+
+
+def test_a_search_can_be_linked(page, base_url_local):
+    page.goto(f"{base_url_local}search/?q=windowsaio", wait_until="networkidle")
+    results = page.locator(".pagefind-ui__result-link")
+    results.first.wait_for(state="visible", timeout=10_000)
+    assert page.locator(".pagefind-ui__search-input").input_value() == "windowsaio"

@@ -90,7 +90,8 @@ def test_report_page_links_every_run_and_carries_the_chart_spec(built_site):
     assert page.by_id["cmp-raw-device-summary-title"].strip() == "Raw device vs ext4 summary"
     (bars,) = json.loads(page.by_id["chart-raw-device-summary-1-spec"])["data"]
     assert bars["type"] == "bar" and bars["orientation"] == "h"
-    assert bars["y"] == ["nvme-raw (baseline)", "nvme-ext4"]
+    assert bars["y"] == ["nvme-raw (baseline)", "nvme-ext4 (typed)"]
+    assert bars["marker"]["pattern"]["shape"] == ["", "/"]  # the typed value is hatched
     assert bars["text"] == ["927 MiB/s", "1853 MiB/s"]  # fio printed 927MiB/s; ext4's page said 1.81 GiB/s
     assert "nvme-ext4 against nvme-raw: faster in 4, even (within 5%) in 4 of 8 scenarios" in html
     # plotly.js is vendored and loaded from this site, with an integrity hash.

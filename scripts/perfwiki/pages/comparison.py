@@ -124,8 +124,9 @@ def comparison_panels(
         base_cell = next((cell for env, cell in present if env == baseline), None)
         bars = [
             {
-                "label": f"{env} (baseline)" if env == baseline else env,
+                "label": (f"{env} (baseline)" if env == baseline else env) + (" (typed)" if cell.get("manual") else ""),
                 "value": cell["value"],
+                "manual": bool(cell.get("manual")),
                 "colour": colours.get(env, charts.PALETTE[0]),
                 "hover": _hover(cell, env == baseline, baseline, column["higher_is_better"]),
             }

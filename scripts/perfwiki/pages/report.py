@@ -58,11 +58,13 @@ def runs_tables(runs: list[Run]) -> list[dict[str, Any]]:
                 rows.append({"run": run.id, "anchor": anchor, "cells": [run.environment, run.title, *cells]})
         if rows:
             columns = ["Environment", "Label", *tool.runs_columns]
-            tables.append({"tool": tool.name, "columns": columns, **_in_column_units(rows, tool.printed_prefixes)})
+            tables.append(
+                {"tool": tool.name, "columns": columns, **_in_column_units(rows, columns, tool.printed_prefixes)}
+            )
     return tables
 
 
-def _in_column_units(rows: list[dict[str, Any]], printed: str) -> dict[str, Any]:
+def _in_column_units(rows: list[dict[str, Any]], columns: list[str], printed: str) -> dict[str, Any]:
     """Measures replaced by their display in their column's one unit; the unit of each column (or None)."""
     width = len(rows[0]["cells"])
     column_units: list[Any] = [None] * width
@@ -71,7 +73,10 @@ def _in_column_units(rows: list[dict[str, Any]], printed: str) -> dict[str, Any]
         if not measures:
             continue
         scale = units.ColumnUnits([m.value for m in measures], measures[0].unit, printed)
-        column_units[index] = scale.caption()
+        caption = scale.caption()
+        said = caption["text"] if isinstance(caption, dict) else caption
+        # "IOPS" under a column named IOPS says nothing; "MiB/s" under Bandwidth does.
+        column_units[index] = None if said == columns[index] else caption
         for row in rows:
             cell = row["cells"][index]
             if isinstance(cell, Measure):
@@ -152,7 +157,7 @@ def environments_side_by_side(environments: list[dict[str, Any]]) -> dict[str, A
         values = [(env.get("kind") if key == "kind" else (env.get("facts") or {}).get(key)) for env in environments]
         values = [None if value is None else str(value) for value in values]
         if len(set(values)) > 1 or len(environments) == 1:
-            differing.append({"fact": key, "values": values})
+            differing.append({"fact": key, "values": values, "differs": len(environments) > 1})
         else:
             same.append({"fact": key, "value": values[0]})
     return {

@@ -72,7 +72,9 @@ window.addEventListener("DOMContentLoaded", () => {
       style.rel = "stylesheet";
       style.href = `${base}pagefind-ui.css`;
       document.head.appendChild(style);
-      new PagefindUI({ element: "#search", showSubResults: true, showImages: false });
+      const ui = new PagefindUI({ element: "#search", showSubResults: true, showImages: false });
+      const query = new URLSearchParams(location.search).get("q");
+      if (query) ui.triggerSearch(query); // a search can be linked: /search/?q=windowsaio
     })
     .catch(() =>
       fetch(element.dataset.index)

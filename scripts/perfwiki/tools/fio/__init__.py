@@ -153,7 +153,14 @@ class Fio(Tool):
 
     def runs_rows(self, run: Run) -> list[tuple[str | None, list[Any]]]:
         """One row per direction that did I/O: a randrw run has a read row and a write row."""
-        return [(direction, pages.summary_cells(run, metrics)) for _, direction, metrics in pages.directions(run)]
+        found = list(pages.directions(run))
+        rows = []
+        for _, direction, metrics in found:
+            cells = pages.summary_cells(run, metrics)
+            if len(found) > 1:  # a randrw run's two rows: say which is which
+                cells[0] = f"{cells[0]} ({direction})"
+            rows.append((direction, cells))
+        return rows
 
     def overlay_series(self, run: Run, fingerprint: dict[str, Any]) -> dict[str, Any]:
         job = run.metrics["jobs"][0]
