@@ -275,7 +275,8 @@ def test_each_comparison_leads_with_a_verdict_computed_from_its_cells(reports):
     storage = blocks["local-storage-iops-of-the-physical-host"]["verdict"]
     assert storage.startswith("Fastest: win2008-vm-writeback-q4, 78 % faster than r730-host (from 11 % slower to")
     assert storage.endswith(
-        "Medians over each environment's 6 scenarios. Compared across engine on purpose: it differs between environments."
+        "Medians over each environment's 6 scenarios."
+        " Compared across engine on purpose: it differs between environments."
     )
     nvme = reports["nvme-raw-vs-ext4"]["views"]["blocks"][0]["verdict"]
     assert "nvme-ext4's numbers were typed by hand, not parsed from raw output." in nvme

@@ -133,3 +133,38 @@ def bar_panel(
             for name, other in conventions.items()
         }
     return panel
+
+
+def line_panel(panel_id: str, points: list[tuple[str, float | None]], scale: units.Scale, axis: str) -> dict[str, Any]:
+    """A sweep: one metric against the one parameter that changes (queue depth, block size), each point
+    printing its value. `points` are (parameter shown, value) in the parameter's order."""
+    shown = [(label, value) for label, value in points if value is not None]
+    trace = {
+        "type": "scatter",
+        "mode": "lines+markers+text",
+        "x": [label for label, _ in shown],
+        "y": [scale.number(value) for _, value in shown],
+        "text": [scale.text(value) for _, value in shown],
+        "textposition": "top center",
+        "cliponaxis": False,
+        "marker": {"color": PALETTE[0], "size": 8},
+        "line": {"color": PALETTE[0]},
+        "hovertemplate": f"{axis} %{{x}}: %{{text}}<extra></extra>",
+    }
+    top = max((scale.number(value) for _, value in shown), default=1)
+    layout = {
+        "height": 260,
+        "margin": {"t": 24, "r": 24, "b": 40, "l": 8},
+        "showlegend": False,
+        "xaxis": {"type": "category", "title": {"text": axis, "standoff": 4}, "automargin": True, "fixedrange": True},
+        "yaxis": {
+            "range": [0, top * 1.25 or 1],
+            "automargin": True,
+            "fixedrange": True,
+            "exponentformat": "none",
+            "separatethousands": True,
+            "nticks": 5,
+            **({"tickformat": "~s"} if scale.is_count and top >= 10_000 else {}),
+        },
+    }
+    return {"id": panel_id, "spec": figure([trace], **layout)}

@@ -257,6 +257,7 @@ def _column_entry(column: Column, metric: Metric) -> dict[str, Any]:
         "title": column.title,
         "scenario": fingerprint_key(column.fingerprint),
         "description": describe(column.fingerprint),
+        "parameters": {key: value for key, value in column.fingerprint.items() if key != "tool"},
         "metric": shown.key,
         "unit": unit,
         "higher_is_better": shown.higher_is_better,

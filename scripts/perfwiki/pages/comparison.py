@@ -203,12 +203,35 @@ def comparison_block(
     }
 
 
+# The parameters a sweep runs along, and how its axis names them.
+_SWEEPS = {"iodepth": "queue depth", "bs_bytes": "block size", "numjobs": "jobs"}
+
+
+def sweep_parameter(columns: list[dict[str, Any]]) -> str | None:
+    """The one parameter three or more scenarios differ in, when it is a queue depth, block size or job count."""
+    prints = [column.get("parameters") or {} for column in columns]
+    if len(prints) < 3:
+        return None
+    varying = [key for key in prints[0] if len({str(p.get(key)) for p in prints}) > 1]
+    if len(varying) != 1 or varying[0] not in _SWEEPS:
+        return None
+    values = [p.get(varying[0]) for p in prints]
+    return varying[0] if all(isinstance(v, (int, float)) for v in values) and len(set(values)) == len(values) else None
+
+
+def _swept(key: str, value: float) -> str:
+    return units.format_bytes(value) or str(value) if key == "bs_bytes" else f"{value:g}"
+
+
 def profile_block(comparisons: list[dict[str, Any]], environment: str, colour: str) -> dict[str, Any]:
     """One environment's results across scenarios: a panel per metric, a table of scenarios x metrics.
 
-    `comparisons` are one tool's comparisons (one per metric) over the same columns.
+    `comparisons` are one tool's comparisons (one per metric) over the same columns. When the
+    scenarios differ only in queue depth, block size or jobs, each panel is that sweep: the
+    metric against the parameter, as a line.
     """
     first = comparisons[0]
+    sweep = sweep_parameter(first["columns"])
     panels, metrics, values_by_metric, scales = [], [], [], []
     for comparison in comparisons:
         row = next(row for row in comparison["rows"] if row["environment"] == environment)
@@ -220,8 +243,15 @@ def profile_block(comparisons: list[dict[str, Any]], environment: str, colour: s
             {"label": column["title"], "value": value, "colour": colour, "hover": _scenario_hover(column)}
             for column, value in zip(comparison["columns"], values, strict=True)
         ]
-        panel = charts.bar_panel(f"chart-{comparison['id']}", bars, scale.printed, None, scale.alternatives)
-        panel.update({"title": comparison["title"], "unit": scale.caption(), "direction": direction(higher)})
+        if sweep:
+            order = sorted(range(len(values)), key=lambda i: comparison["columns"][i]["parameters"][sweep])
+            points = [(_swept(sweep, comparison["columns"][i]["parameters"][sweep]), values[i]) for i in order]
+            panel = charts.line_panel(f"chart-{comparison['id']}", points, scale.printed, _SWEEPS[sweep])
+        else:
+            panel = charts.bar_panel(f"chart-{comparison['id']}", bars, scale.printed, None, scale.alternatives)
+        # A sweep's line is drawn in the printed units only; its caption says which.
+        unit = scale.printed.axis_title if sweep else scale.caption()
+        panel.update({"title": comparison["title"], "unit": unit, "direction": direction(higher)})
         panels.append(panel)
         metrics.append({"title": comparison["title"], "unit": scale.caption(), "direction": direction(higher)})
         values_by_metric.append(cells)
