@@ -63,3 +63,12 @@ def test_cli_on_this_machines_own_output(tmp_path):
     assert facts["kernel"] == uname
     assert int(facts["cpus"]) >= 1 and facts["memory"]
     assert facts["os"].startswith("Debian")
+
+
+def test_a_guests_lscpu_names_its_hypervisor():
+    # lscpu as Debian's util-linux printed it on a KVM guest (this project's build machine).
+    text = (FIXTURES / "facts" / "lscpu-kvm-guest.txt").read_text(encoding="utf-8")
+    assert "Hypervisor vendor:                       KVM" in text
+    found = facts_from_text(text)
+    assert found["hypervisor"] == "KVM"
+    assert found["cpus"] == "2"

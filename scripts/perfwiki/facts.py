@@ -39,6 +39,8 @@ _LSCPU = {
     "threads_per_core": re.compile(r"^\s*(?:Thread\(s\) per core|每个核的线程数)\s*[:：]\s*(?P<v>\d+)\s*$"),
     "numa_nodes": re.compile(r"^\s*(?:NUMA node\(s\)|NUMA 节点)\s*[:：]\s*(?P<v>\d+)\s*$"),
     "arch": re.compile(r"^\s*(?:Architecture|架构)\s*[:：]\s*(?P<v>\S+)\s*$"),
+    # A guest's lscpu names its hypervisor: "Hypervisor vendor: KVM" ("超管理器厂商" in Chinese).
+    "hypervisor": re.compile(r"^\s*(?:Hypervisor vendor|超管理器厂商)\s*[:：]\s*(?P<v>.+?)\s*$"),
 }
 _FREE_HEADER = re.compile(r"^\s*total\s+used\s+free\b")
 _FREE_MEM = re.compile(r"^\s*(?:Mem|内存)\s*[:：]\s*(?P<total>\S+)")
