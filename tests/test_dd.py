@@ -6,8 +6,9 @@ import subprocess
 
 import pytest
 
+from perfwiki.extract import extract
 from perfwiki.tools.dd import parser as dd
-from support import seed_slices
+from support import FIXTURES, seed_slices
 
 
 def test_seed_002_three_runs_with_time():
@@ -97,3 +98,14 @@ def test_live_gnu_dd_under_bash_time(tmp_path):
     assert metrics["bytes_per_s_exact"] == pytest.approx(metrics["bytes"] / metrics["seconds"], rel=1e-6)
     assert set(metrics["time"]) == {"real_s", "user_s", "sys_s"}
     assert metrics["time"]["real_s"] >= metrics["seconds"] * 0.5
+
+
+def test_status_progress_lines_fold_into_the_copy_they_report_on():
+    # GNU dd 9.1 with status=progress, captured: five progress updates (carriage returns), then the summary.
+    path = FIXTURES / "dd" / "status-progress-urandom.txt"
+    result = extract("tests/fixtures/dd/status-progress-urandom.txt", path.read_bytes())
+    (run,) = result.runs  # one copy, not a run per progress line
+    assert run.command == "dd if=/dev/urandom of=/dev/null bs=1M count=1500 status=progress"
+    assert (run.metrics["bytes"], run.metrics["seconds"]) == (1572864000, 5.63584)  # the final summary's
+    assert run.metrics["records_out"] == {"full": 1500, "partial": 0}
+    assert run.metrics["progress_lines"] == 1

@@ -23,6 +23,7 @@ Output metrics::
     bytes, seconds, bytes_per_s (as printed), bytes_per_s_exact (bytes / seconds),
     records_in: {full, partial}, records_out: {full, partial},
     time: {real_s, user_s, sys_s}   (when `time` was used)
+    progress_lines                  (status=progress lines folded into the summary)
 """
 
 from __future__ import annotations
@@ -109,8 +110,18 @@ def _time(report: DdReport, line: str) -> bool:
     return False
 
 
+def _is_progress(report: DdReport, records: list[tuple[int, dict[str, int]]]) -> bool:
+    """A `status=progress` line: a transfer line with no record counts, followed by the counts
+    and the final summary of the same copy. It is part of that run, not a run of its own."""
+    return "records_in" not in report.metrics and len(records) >= 2 and report.line_end < records[0][0]
+
+
 def parse(text: str) -> list[DdReport]:
-    """One report per transfer summary; record counts above it and `time` lines below it belong to it."""
+    """One report per transfer summary; record counts above it and `time` lines below it belong to it.
+
+    `status=progress` prints transfer lines while copying; they are folded into the summary
+    that follows them (`progress_lines` counts them), never taken for a copy of their own.
+    """
     reports: list[DdReport] = []
     records: list[tuple[int, dict[str, int]]] = []
     current: DdReport | None = None
@@ -118,7 +129,14 @@ def parse(text: str) -> list[DdReport]:
         transfer = _TRANSFER.match(line) or _BSD.match(line)
         if transfer:
             start = records[0][0] if records else index
+            progress = 0
+            if current is not None and reports and reports[-1] is current and _is_progress(current, records):
+                reports.pop()
+                start = current.line_start
+                progress = current.metrics.get("progress_lines", 0) + 1
             current = DdReport(line_start=start, line_end=index)
+            if progress:
+                current.metrics["progress_lines"] = progress
             if len(records) >= 2:
                 current.metrics["records_in"] = records[-2][1]
                 current.metrics["records_out"] = records[-1][1]
