@@ -187,3 +187,13 @@ def test_live_server_transcript_and_omitted_intervals(iperf3_binary):
     client_report = only(client.stdout)
     omitted = [row for row in client_report.metrics["intervals"] if row.get("omitted")]
     assert len(omitted) >= 1 and omitted[0]["start_s"] == 0.0  # timing restarts at 0 after the omit period
+
+
+def test_live_parallel_streams_keep_every_interval(client):
+    # With -P N iperf3 prints "- - - -" after every interval block: only the [ ID] header after a
+    # separator starts the summary, so the three seconds stay three intervals.
+    report = only(client("-P", "2", "-t", "3"))
+    intervals = report.metrics["intervals"]
+    assert [(round(i["start_s"]), round(i["end_s"])) for i in intervals] == [(0, 1), (1, 2), (2, 3)]
+    assert all(interval["bits_per_s"] > 0 for interval in intervals)
+    assert report.metrics["sender"]["bits_per_s"] > 0 and report.metrics["streams"] == 2

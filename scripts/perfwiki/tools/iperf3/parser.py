@@ -211,8 +211,12 @@ class _Parser:
                 state["udp"] = True
             if "[Role]" in line:
                 metrics["bidir"] = True
+            # The summary is the table whose header follows a separator. With -P N (and -R)
+            # iperf3 also prints a separator after every interval block, with no header after it.
+            if state.get("separator"):
+                state["summary"] = True
         elif re.match(r"^\s*- - - -", line):
-            state["summary"] = True
+            state["separator"] = True
         elif match := re.match(r"^\s*\[\s*(?P<id>\d+|SUM)\]\s+Sent (?P<n>\d+) datagrams", line):
             # iperf3 <= 3.1 UDP: the row just above was the run's only summary.
             direction = state["directions"].get("main")
