@@ -77,3 +77,24 @@ def test_synthetic_0_4_cpu_has_its_rate_computed_and_flagged():
     assert metrics["events_per_s"] == pytest.approx(10000 / 46.1131, abs=0.01)
     assert metrics["events_per_s_computed"] is True
     assert metrics["latency_ms"] == {"min": 4.59, "avg": 4.61, "max": 5.12, "p95": 4.65}
+
+
+def test_a_log_that_prefixes_each_banner_keeps_every_run():
+    # Real sysbench memory output, four times, with "CPU n " before each banner, the way
+    # PerfKitBenchmarker's per-CPU logs print it.
+    outputs = [run_sysbench("memory", "--time=1", f"--memory-total-size={n * 16}M", "run") for n in range(1, 5)]
+    text = "\n".join(f"CPU {n} {output}" for n, output in enumerate(outputs))
+    reports = sysbench.parse(text)
+    assert [report.metrics["bytes"] for report in reports] == [n * 16 * MiB for n in range(1, 5)]
+    assert all(report.problems == [] for report in reports)
+
+
+def test_a_second_result_without_a_banner_is_a_problem_not_an_overwrite():
+    # Two real runs pasted with the second banner lost: the second result must not replace the first.
+    first = run_sysbench("memory", "--time=1", "--memory-total-size=16M", "run")
+    second = run_sysbench("memory", "--time=1", "--memory-total-size=32M", "run")
+    lines = second.split("\n")
+    without_banner = "\n".join(line for line in lines if not line.startswith("sysbench "))
+    (report,) = sysbench.parse(first + "\n" + without_banner)
+    assert report.metrics["bytes"] == 16 * MiB  # the first result, kept
+    assert report.problems and "a second sysbench result" in report.problems[0][1]

@@ -38,7 +38,11 @@ from typing import Any
 from ..base import ToolReport
 
 MiB = 2**20
-_BANNER = re.compile(r"^\s*sysbench (?P<v>\d+\.\d+(?:\.\d+)?(?:-\S+)?)(?::|\s|$)")
+# The banner opens each run; a log may put a prefix before it ("CPU 0 sysbench 1.0.11 (using ...").
+_BANNER = re.compile(r"^\s*(?:\S.*?\s)?sysbench (?P<v>\d+\.\d+(?:\.\d+)?(?:-\S+)?)(?::|\s|$)")
+# What a run prints once: met again with no banner between, it is another run's result, and the
+# run says so instead of letting the second overwrite the first.
+_ONCE = ("total_events", "ops", "transferred", "events_per_s")
 _VALUE = r"([\d.]+)"
 _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("threads", re.compile(r"^\s*Number of threads:\s*(\d+)")),
@@ -140,6 +144,13 @@ def parse(text: str) -> list[SysbenchReport]:
             continue  # fileio prepare: creating the test files is not the benchmark
         for key, pattern in _PATTERNS:
             if match := pattern.search(line) if key == "fileio_04" else pattern.match(line):
+                seen = current.metrics.setdefault("_seen", set())
+                if key in _ONCE and key in seen:
+                    current.problems.append(
+                        (index, f"a second sysbench result ({line.strip()[:60]}) in one run, without a banner")
+                    )
+                    break
+                seen.add(key)
                 _apply(current.metrics, key, match)
                 current.line_end = index
                 break
@@ -150,6 +161,7 @@ def parse(text: str) -> list[SysbenchReport]:
 
 def _finish(report: SysbenchReport) -> None:
     metrics = report.metrics
+    metrics.pop("_seen", None)
     if metrics.get("test") == "fileio" and "bytes_per_s" not in metrics:
         if "read_bytes_per_s" in metrics or "write_bytes_per_s" in metrics:
             metrics["bytes_per_s"] = round(metrics.get("read_bytes_per_s", 0) + metrics.get("write_bytes_per_s", 0), 3)
