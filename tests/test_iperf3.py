@@ -69,6 +69,27 @@ def test_old_udp_single_summary_line():
     assert metrics["receiver"]["bits_per_s"] == 1.38e9
 
 
+def test_old_udp_client_with_interval_rows_keeps_its_summary_and_every_interval():
+    # The iperf3 3.0/3.1 UDP client layout, made for this test: sender intervals with datagram
+    # counts, a separator, the summary table with its own header, then "Sent N datagrams".
+    # The summary row must stay the summary; the last interval must stay an interval.
+    (report,) = iperf3.parse(
+        "[  4] local 10.0.0.1 port 49526 connected to 10.0.0.2 port 5201\n"
+        "[ ID] Interval           Transfer     Bandwidth       Total Datagrams\n"
+        "[  4]   0.00-1.00   sec   159 MBytes  1.34 Gbits/sec  20398\n"
+        "[  4]   1.00-2.00   sec   166 MBytes  1.40 Gbits/sec  21292\n"
+        "[  4]   2.00-3.00   sec   167 MBytes  1.41 Gbits/sec  21323\n"
+        "- - - - - - - - - - - - - - - - - - - - - - - - -\n"
+        "[ ID] Interval           Transfer     Bandwidth       Jitter    Lost/Total Datagrams\n"
+        "[  4]   0.00-3.00   sec   492 MBytes  1.38 Gbits/sec  0.072 ms  35148/62949 (56%)\n"
+        "[  4] Sent 62949 datagrams\n"
+    )
+    metrics = report.metrics
+    assert (metrics["jitter_ms"], metrics["lost"], metrics["packets"]) == (0.072, 35148, 62949)
+    assert metrics["receiver"]["bits_per_s"] == 1.38e9  # the summary's, not the last interval's 1.41
+    assert [interval["bits_per_s"] for interval in metrics["intervals"]] == [1.34e9, 1.40e9, 1.41e9]
+
+
 def test_connection_refused_is_a_problem():
     found = extract(
         "x.txt", b"$ iperf3 -c 127.0.0.1\niperf3: error - unable to connect to server: Connection refused\n"

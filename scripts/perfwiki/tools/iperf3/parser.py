@@ -219,10 +219,14 @@ class _Parser:
             state["separator"] = True
         elif match := re.match(r"^\s*\[\s*(?P<id>\d+|SUM)\]\s+Sent (?P<n>\d+) datagrams", line):
             # iperf3 <= 3.1 UDP: the row just above was the run's only summary.
+            # When the summary table (header after a separator) already gave that row, it stays;
+            # only an output with no such table has its summary as the last row before this line.
             direction = state["directions"].get("main")
             rows = direction.rows.get(match["id"]) if direction else None
-            if rows:
-                direction.summary.setdefault(match["id"], {})["unlabelled"] = rows.pop()
+            known = direction.summary.get(match["id"], {}) if direction else {}
+            if rows and "unlabelled" not in known:
+                known = direction.summary.setdefault(match["id"], {})
+                known["unlabelled"] = rows.pop()
         elif match := _ROW.match(line):
             row, end = _row(match)
             state["rows_seen"] = True
