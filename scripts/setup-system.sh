@@ -16,6 +16,8 @@ checks=(
   "mbw:mbw"
   "ioping:ioping"
   "iperf3:iperf3"
+  # iperf2, whose output perfwiki must refuse rather than read as iperf3.
+  "iperf:iperf"
   "iostat:sysstat"
   "sysbench:sysbench"
 )

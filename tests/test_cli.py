@@ -57,7 +57,7 @@ def test_parse_reports_problems_with_path_and_line(tmp_path):
         encoding="utf-8",
     )
     result = run("parse", str(truncated), str(tmp_path / "missing.txt"))
-    assert result.returncode == 1
+    assert result.returncode == 1  # a file could not be read at all
     document = json.loads(result.stdout)
     assert document["runs"] == []
     assert document["problems"][0] == {
@@ -81,7 +81,7 @@ def test_fio_results_the_parser_cannot_read_are_a_problem_not_an_empty_run(tmp_p
         encoding="utf-8",
     )
     result = run("parse", str(cut))
-    assert result.returncode == 1
+    assert result.returncode == 0  # the file was read; what it lacks is in the document's problems
     document = json.loads(result.stdout)
     assert document["runs"] == []
     assert document["problems"] == [

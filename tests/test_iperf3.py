@@ -5,6 +5,7 @@ from __future__ import annotations
 import shutil
 import socket
 import subprocess
+import time
 
 import pytest
 
@@ -218,3 +219,30 @@ def test_live_parallel_streams_keep_every_interval(client):
     assert [(round(i["start_s"]), round(i["end_s"])) for i in intervals] == [(0, 1), (1, 2), (2, 3)]
     assert all(interval["bits_per_s"] > 0 for interval in intervals)
     assert report.metrics["sender"]["bits_per_s"] > 0 and report.metrics["streams"] == 2
+
+
+@pytest.mark.parametrize("udp", [False, True], ids=["tcp", "udp"])
+def test_live_iperf2_output_is_refused_not_read_as_iperf3(udp):
+    binary = shutil.which("iperf")
+    if binary is None:
+        pytest.fail("Debian's iperf (iperf2) is not installed: run `make setup-system`")
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = str(probe.getsockname()[1])
+    mode = ["-u"] if udp else []
+    server = subprocess.Popen([binary, "-s", "-B", "127.0.0.1", "-p", port, *mode], stdout=subprocess.DEVNULL)
+    try:
+        time.sleep(0.5)
+        client = subprocess.run(
+            [binary, "-c", "127.0.0.1", "-p", port, "-t", "1", *mode], capture_output=True, text=True, timeout=30
+        )
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+    output = client.stdout + client.stderr
+    assert "connected with" in output  # iperf2's wording; iperf3 says "connected to"
+    found = extract("iperf2.txt", f"$ iperf -c 127.0.0.1 -p {port} -t 1 {' '.join(mode)}\n{output}".encode())
+    assert found.runs == []
+    (problem,) = [p for p in found.problems if "iperf2" in p.message]
+    assert problem.message.startswith("this is iperf2 output, not iperf3")
+    assert problem.line >= 2  # on the first line that shows it is iperf2, after the command

@@ -42,13 +42,17 @@ def _site_root(root: str | None) -> Path:
 
 
 def cmd_parse(args: argparse.Namespace) -> int:
+    """Exit 0 when every file was read, whatever the document says about it (what a file does
+    not hold is in its "problems"); 1 when a file could not be read at all."""
     runs, problems = [], []
+    unreadable = False
     for name in args.paths:
         path = Path(name)
         try:
             data = path.read_bytes()
         except OSError as exc:
             problems.append(Problem(name, 0, f"cannot read: {exc.strerror}"))
+            unreadable = True
             continue
         found = extract(name, data)
         runs.extend(found.runs)
@@ -62,7 +66,7 @@ def cmd_parse(args: argparse.Namespace) -> int:
         sys.stdout.write("\n")
     for problem in problems:
         print(problem, file=sys.stderr)
-    return 1 if problems else 0
+    return 1 if unreadable else 0
 
 
 def cmd_ingest(args: argparse.Namespace) -> int:

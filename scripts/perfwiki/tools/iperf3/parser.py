@@ -343,12 +343,33 @@ def _parse_json(text: str) -> list[Iperf3Report]:
     return reports
 
 
+# iperf2 looks like iperf3 but is another program with other columns and other meanings
+# ("Client connecting to ...", "connected with", a "Server Report:" block, Write/Err and PPS
+# columns). perfwiki does not read it: it says so on the line, rather than calling it iperf3.
+_IPERF2 = re.compile(
+    r"^\s*(?:Client connecting to \S+, (?:TCP|UDP) port|Server listening on (?:TCP|UDP) port"
+    r"|\[\s*\d+\] Server Report:|\[\s*\d+\] local \S+ port \d+ connected with )"
+)
+
+
+def _iperf2_line(lines: list[str]) -> int | None:
+    return next((index for index, line in enumerate(lines) if _IPERF2.match(line)), None)
+
+
 def parse(text: str) -> list[Iperf3Report]:
+    lines = text.split("\n")
+    iperf2 = _iperf2_line(lines)
+    if iperf2 is not None:
+        report = Iperf3Report(line_start=iperf2, line_end=len(lines) - 1)
+        report.problems.append(
+            (iperf2, "this is iperf2 output, not iperf3: perfwiki reads iperf3 only, so no run is published")
+        )
+        return [report]
     if text.lstrip().startswith("{"):
         found = _parse_json(text)
         if found:
             return found
-    return _Parser(text.split("\n")).run()
+    return _Parser(lines).run()
 
 
 def params(report: Iperf3Report, command: str | None) -> tuple[dict[str, Any], list[str]]:
