@@ -170,3 +170,24 @@ def test_a_garbled_disk_stats_value_is_left_out_not_a_crash():
     (clean_disk,) = clean.runs[0].metrics["disks"]
     assert "util_pct" not in disk and clean_disk["util_pct"] > 0
     assert {k: v for k, v in clean_disk.items() if k != "util_pct"} == disk
+
+
+def test_a_bandwidth_that_does_not_add_up_is_kept_and_flagged():
+    # Made for this test from the fio 2.2.8 lines the issue quotes: bw=1092.1MB/s, where the same
+    # job's io=2185.9MB in runt=2000msec is 1092.95 MB/s. The print is kept; the run says it is off.
+    lines = [
+        "fio-2.2.8",
+        "seqwrite: (groupid=0, jobs=1): err= 0: pid=4242: Tue Jun  2 10:00:00 2015",
+        "  write: io=2185.9MB, bw=1092.1MB/s, iops=279575, runt=  2000msec",
+        "",
+        "Run status group 0 (all jobs):",
+        "  WRITE: io=2185.9MB, aggrb=1092.1MB/s, minb=1092.1MB/s, maxb=1092.1MB/s, mint=2000msec, maxt=2000msec",
+    ]
+    report = only("\n".join(lines))
+    write = report.jobs[0]["write"]
+    assert write["bw_bytes_per_s"] == pytest.approx(1092.1 * MiB)  # as printed
+    (warning,) = report.warnings
+    assert warning.startswith("write bandwidth printed as 1092.1MB/s, but 2185.9MB in 2000 ms is 1092.95MB/s")
+    # One digit less of disagreement is rounding, and says nothing.
+    lines[2] = "  write: io=2185.9MB, bw=1092.9MB/s, iops=279575, runt=  2000msec"
+    assert only("\n".join(lines)).warnings == []

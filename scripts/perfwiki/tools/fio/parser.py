@@ -234,6 +234,15 @@ def _disk(match: re.Match[str]) -> dict[str, Any]:
     return disk
 
 
+def _rounding(printed: str) -> float:
+    """How far a printed number may be from its true value, relative: "1092.1MB/s" -> 0.1 / 1092.1."""
+    number = re.search(r"\d+(?:\.(\d+))?", printed)
+    if not number or float(number.group(0)) == 0:
+        return 1.0
+    decimals = len(number.group(1) or "")
+    return 10**-decimals / float(number.group(0))  # a whole last digit: fio truncates as well as rounds
+
+
 class _Parser:
     """A line-by-line state machine over one segment's output."""
 
@@ -382,6 +391,30 @@ class _Parser:
         report.job_lines.append(index)
         return True
 
+    def _cross_check(self, direction: str, bw_text: str, io_text: str) -> None:
+        """fio's printed bandwidth is io / runtime: a disagreement past what the printed digits
+        allow is fio misprinting (2.2.8 printed bw=1092.1MB/s for 2185.9MB in 2000 msec). The
+        printed value is kept; the run says it does not add up."""
+        data = self.direction or {}
+        bw, io, runtime = data.get("bw_bytes_per_s"), data.get("io_bytes"), data.get("runtime_ms")
+        if not (bw and io and runtime) or self.report is None:
+            return
+        computed = io / (runtime / 1000)
+        allowed = _rounding(bw_text) + _rounding(io_text) + 0.5 / runtime
+        if abs(bw - computed) / computed > allowed:
+            # The computed rate in the printed value's own unit, one digit finer: 1092.95MB/s.
+            number = re.search(r"\d+(?:\.(\d+))?", bw_text)
+            digits = len(number.group(1) or "") + 1 if number else 2
+            said = (
+                f"{computed * float(number.group(0)) / bw:.{digits}f}{bw_text[number.end() :].strip()}"
+                if number
+                else ""
+            )
+            self.report.warnings.append(
+                f"{direction} bandwidth printed as {bw_text.strip()}, but {io_text.strip()} in {runtime} ms is "
+                f"{said}: more than fio's rounding apart (the printed value is kept)"
+            )
+
     def _direction(self, index: int, line: str) -> bool:
         if self.job is None:
             return False
@@ -395,6 +428,7 @@ class _Parser:
             }
             self.job[old["dir"]] = self.direction
             self.legacy = True
+            self._cross_check(old["dir"], old["bw"], old["io"])
             return True
         match = _DIRECTION.match(line)
         if not match:
@@ -413,6 +447,7 @@ class _Parser:
         if cache:
             self.direction["cachehit_pct"] = float(cache.group(1))
         self.job[match["dir"]] = self.direction
+        self._cross_check(match["dir"], match["bw"], match["io"])
         return True
 
     def _latency(self, index: int, line: str) -> bool:
