@@ -9,7 +9,7 @@ import pytest
 
 from perfwiki.tools.ioping import parser as ioping
 from perfwiki.tools.mbw import parser as mbw
-from support import seed_slices
+from support import FIXTURES, seed_slices
 
 MiB = 2**20
 
@@ -86,3 +86,15 @@ def test_live_ioping_text_and_json_agree(tmp_path):
     assert json_report.format == "json"
     assert json_report.metrics["requests"] == 4
     assert json_report.metrics["lat_ns"]["min"] <= json_report.metrics["lat_ns"]["max"]
+
+
+def test_a_second_avg_line_for_a_method_is_a_problem_not_an_overwrite():
+    # Debian's mbw output (captured), with one more DUMB AVG line pasted after its own.
+    text = (FIXTURES / "mbw" / "debian12-mbw.txt").read_text(encoding="utf-8")
+    extra = "AVG\tMethod: DUMB\tElapsed: 0.00100\tMiB: 8.00000\tCopy: 8000.000 MiB/s"
+    at = text.index("0\tMethod: MCBLOCK")
+    (report,) = mbw.parse(text[:at] + extra + "\n" + text[at:])
+    assert report.metrics["methods"]["DUMB"]["avg_bytes_per_s"] == pytest.approx(29038.113 * MiB, abs=1e-3)
+    (problem,) = report.problems
+    assert problem[1] == "a second AVG line for DUMB in one mbw run: the first is kept"
+    assert text[:at].count("\n") == problem[0]  # on the pasted line

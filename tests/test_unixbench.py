@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from perfwiki.tools.unixbench import parser as unixbench
-from support import seed_slices
+from support import ROOT, seed_slices
 
 
 def test_seed_001_single_copy_runs_with_the_command_listed_apart():
@@ -84,3 +84,18 @@ def test_synthetic_full_report_two_sections_index_and_partial():
     assert parallel.metrics["score"] == 15757.0 and "partial" not in parallel.metrics
     assert single.metrics["system"]["cpu"] == "ARMv8 Processor rev 0 (0.0 bogomips)"
     assert unixbench.command_fits(parallel, "./Run -c 1 -c 8") and not unixbench.command_fits(parallel, "./Run -c 1")
+
+
+def test_a_test_printed_twice_in_one_run_is_a_problem_not_a_twin():
+    # The seed's r730 run, with its last test line pasted a second time with another value.
+    slice_ = seed_slices("001", "unixbench")
+    physical = slice_.runs[0]
+    text = (ROOT / physical.source.path).read_text(encoding="utf-8")
+    line = "System Call Overhead                         476273.4 lps   (10.0 s, 7 samples)"
+    twice = text.replace(
+        line, line + "\nSystem Call Overhead                              1.0 lps   (10.0 s, 7 samples)"
+    )
+    (report,) = [r for r in unixbench.parse(twice) if r.metrics["tests"]]
+    overhead = [test for test in report.metrics["tests"] if test["name"] == "System Call Overhead"]
+    assert [test["value"] for test in overhead] == [476273.4]
+    assert report.problems and "'System Call Overhead' twice in one run" in report.problems[0][1]

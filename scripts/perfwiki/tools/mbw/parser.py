@@ -65,7 +65,7 @@ def parse(text: str) -> list[MbwReport]:
             reports.append(current)
         if current is None:
             continue
-        _read_line(current, line)
+        _read_line(current, line, index)
         current.line_end = index if line.strip() else current.line_end
     for report in reports:
         if not report.has_results():
@@ -82,7 +82,7 @@ def _method_done(report: MbwReport, line: str) -> bool:
     return bool(method and "avg_bytes_per_s" in method)
 
 
-def _read_line(report: MbwReport, line: str) -> None:
+def _read_line(report: MbwReport, line: str, index: int) -> None:
     metrics = report.metrics
     if match := _ALLOCATING.search(line):
         metrics["array_bytes"] = int(match["bytes"]) // 2  # mbw allocates two arrays
@@ -93,7 +93,13 @@ def _read_line(report: MbwReport, line: str) -> None:
     elif match := _LINE.match(line):
         method = metrics["methods"].setdefault(match["method"], {"runs_bytes_per_s": [], "runs_elapsed_s": []})
         metrics["array_mib"] = float(match["mib"])
-        if match["run"] == "AVG":
+        if match["run"] == "AVG" and "avg_bytes_per_s" in method:
+            # mbw prints one AVG per method and run: a second one is another run's, and must
+            # not replace the first without a word.
+            report.problems.append(
+                (index, f"a second AVG line for {match['method']} in one mbw run: the first is kept")
+            )
+        elif match["run"] == "AVG":
             method["avg_bytes_per_s"] = _mib_per_s(match["rate"])
             method["avg_elapsed_s"] = float(match["elapsed"])
         else:

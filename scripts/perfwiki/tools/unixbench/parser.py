@@ -102,7 +102,10 @@ def parse(text: str) -> list[UnixbenchReport]:
         if match := _COPIES.match(line):
             current.metrics["cpus"] = int(match["cpus"])
             current.metrics["copies"] = int(match["copies"])
-        elif match := _TEST.match(line):
+        elif (match := _TEST.match(line)) and any(t["name"] == match["name"] for t in current.metrics["tests"]):
+            # One line per test in a run: a second is another run's, never a silent twin.
+            current.problems.append((index, f"UnixBench test {match['name']!r} twice in one run: the first is kept"))
+        elif match:
             current.metrics["tests"].append(
                 {
                     "name": match["name"],
