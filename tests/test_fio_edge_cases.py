@@ -191,3 +191,16 @@ def test_a_bandwidth_that_does_not_add_up_is_kept_and_flagged():
     # One digit less of disagreement is rounding, and says nothing.
     lines[2] = "  write: io=2185.9MB, bw=1092.9MB/s, iops=279575, runt=  2000msec"
     assert only("\n".join(lines)).warnings == []
+
+
+def test_a_second_direction_line_in_one_job_is_a_problem_not_an_overwrite():
+    # fio 3.33's own output (captured), with its first read line pasted twice, the copy altered.
+    text = (FIXTURES / "fio-3.33-two-groups.txt").read_text(encoding="utf-8")
+    lines = text.split("\n")
+    at = next(index for index, line in enumerate(lines) if line.strip().startswith("read: IOPS="))
+    (first, *_) = fio.parse(text)
+    iops = first.jobs[0]["read"]["iops"]
+    lines.insert(at + 1, lines[at].replace("IOPS=", "IOPS=9"))
+    (report, *_) = fio.parse("\n".join(lines))
+    assert report.jobs[0]["read"]["iops"] == iops  # the first is kept
+    assert report.problems == [(at + 1, f"a second read result in job {report.jobs[0]['name']!r}: the first is kept")]

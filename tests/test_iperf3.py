@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 import socket
 import subprocess
@@ -11,7 +12,7 @@ import pytest
 
 from perfwiki.extract import extract
 from perfwiki.tools.iperf3 import parser as iperf3
-from support import seed_slices
+from support import FIXTURES, seed_slices
 
 GIB = 2**30
 
@@ -246,3 +247,15 @@ def test_live_iperf2_output_is_refused_not_read_as_iperf3(udp):
     (problem,) = [p for p in found.problems if "iperf2" in p.message]
     assert problem.message.startswith("this is iperf2 output, not iperf3")
     assert problem.line >= 2  # on the first line that shows it is iperf2, after the command
+
+
+def test_a_second_sender_row_is_a_problem_not_an_overwrite():
+    # Debian's iperf3 output (captured), with its sender summary row pasted twice, the copy altered.
+    text = (FIXTURES / "iperf3" / "debian12-iperf3.txt").read_text(encoding="utf-8")
+    lines = text.split("\n")
+    at = next(index for index, line in enumerate(lines) if line.rstrip().endswith("sender"))
+    (before,) = iperf3.parse(text)
+    lines.insert(at + 1, re.sub(r"\d+(\.\d+)? Gbits/sec", "1.00 Gbits/sec", lines[at]))
+    (report,) = iperf3.parse("\n".join(lines))
+    assert report.metrics["sender"] == before.metrics["sender"]
+    assert report.problems == [(at + 1, "a second sender summary row for stream 5: the first is kept")]

@@ -418,6 +418,13 @@ class _Parser:
     def _direction(self, index: int, line: str) -> bool:
         if self.job is None:
             return False
+        found = _DIRECTION_2X.match(line) or _DIRECTION.match(line)
+        if found and found["dir"] in self.job and self.report is not None:
+            # A job prints each direction once: a second line is another job's, never an overwrite.
+            self.report.problems.append(
+                (index, f"a second {found['dir']} result in job {self.job['name']!r}: the first is kept")
+            )
+            return True
         old = _DIRECTION_2X.match(line)
         if old:
             self.direction = {

@@ -236,7 +236,14 @@ class _Parser:
             direction = state["directions"].setdefault(role, _Direction())
             if state["summary"] or end:
                 key = end or "unlabelled"
-                direction.summary.setdefault(match["id"], {})[key] = row
+                known = direction.summary.setdefault(match["id"], {})
+                if key in known:
+                    # One sender and one receiver row per stream: a second is another run's.
+                    report.problems.append(
+                        (index, f"a second {key} summary row for stream {match['id']}: the first is kept")
+                    )
+                else:
+                    known[key] = row
             else:
                 direction.rows.setdefault(match["id"], []).append(row)
         else:
