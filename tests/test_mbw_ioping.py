@@ -98,3 +98,15 @@ def test_a_second_avg_line_for_a_method_is_a_problem_not_an_overwrite():
     (problem,) = report.problems
     assert problem[1] == "a second AVG line for DUMB in one mbw run: the first is kept"
     assert text[:at].count("\n") == problem[0]  # on the pasted line
+
+
+def test_a_repeated_ioping_summary_line_is_a_problem_not_an_overwrite():
+    # Debian's ioping output (captured), with its min/avg/max line pasted twice, the copy altered.
+    text = (FIXTURES / "ioping" / "debian12-ioping.txt").read_text(encoding="utf-8")
+    line = "min/avg/max/mdev = 178.0 us / 182.9 us / 187.8 us / 4.89 us"
+    lines = text.split("\n")
+    at = lines.index(line)
+    lines.insert(at + 1, line.replace("182.9", "999.9"))
+    (report,) = ioping.parse("\n".join(lines))
+    assert report.metrics["lat_ns"]["avg"] == 182_900
+    assert report.problems == [(at + 1, "a second ioping min/avg/max line in one run: the first is kept")]

@@ -145,6 +145,10 @@ def parse(text: str) -> list[IopingReport]:
                 continue
             current = IopingReport(line_start=index, line_end=index, metrics={"series": []})
             reports.append(current)
+        repeated = _repeated(current, line)
+        if repeated:
+            current.problems.append((index, f"a second ioping {repeated} line in one run: the first is kept"))
+            continue
         try:
             if _read_line(current, line):
                 current.line_end = index
@@ -154,6 +158,15 @@ def parse(text: str) -> list[IopingReport]:
         if not report.has_results() and not report.problems:
             report.problems.append((report.line_start, "ioping output without its statistics summary"))
     return reports
+
+
+def _repeated(report: IopingReport, line: str) -> str | None:
+    """The summary line this one repeats within the run ("requests completed", "min/avg/max"), if any."""
+    if _COMPLETED.match(line) and "requests" in report.metrics:
+        return "requests completed"
+    if _STATS.match(line) and "lat_ns" in report.metrics:
+        return "min/avg/max"
+    return None
 
 
 def _read_line(report: IopingReport, line: str) -> bool:
