@@ -109,3 +109,15 @@ def test_status_progress_lines_fold_into_the_copy_they_report_on():
     assert (run.metrics["bytes"], run.metrics["seconds"]) == (1572864000, 5.63584)  # the final summary's
     assert run.metrics["records_out"] == {"full": 1500, "partial": 0}
     assert run.metrics["progress_lines"] == 1
+
+
+def test_a_rate_that_does_not_match_bytes_over_seconds_is_kept_and_flagged():
+    # GNU dd's own output (captured): 8388608 bytes in 0.00551659 s is 1.52 GB/s, printed "1.5 GB/s".
+    text = (FIXTURES / "dd" / "debian12-dd.txt").read_text(encoding="utf-8")
+    (report,) = dd.parse(text)
+    assert report.warnings == []  # 1.5 is 1.52 to the digit dd printed
+    (edited,) = dd.parse(text.replace(", 1.5 GB/s", ", 2.5 GB/s"))
+    assert edited.metrics["bytes_per_s"] == 2.5e9  # as printed
+    assert edited.warnings == [
+        "the rate 2.5 GB/s does not match 8388608 bytes in 0.00551659 s (1.521 GB/s); the printed rate is kept"
+    ]
