@@ -9,7 +9,7 @@ import subprocess
 import pytest
 
 from perfwiki.tools.iostat import parser as iostat
-from support import seed_slices
+from support import FIXTURES, seed_slices
 
 
 def test_seed_002_extended_samples_before_11_5_7():
@@ -112,3 +112,15 @@ def test_live_json_matches_text_shape():
     # The first (since-boot) report is the same in both: values agree to the printed precision.
     for key in ("r_per_s", "w_per_s", "util_pct"):
         assert json_device[key] == pytest.approx(text_device[key], abs=0.02)
+
+
+def test_a_device_twice_in_one_sample_is_a_problem_not_an_overwrite():
+    # sysstat's iostat -x output (captured), with the vda row of its first sample pasted twice.
+    text = (FIXTURES / "iostat" / "debian12-iostat.txt").read_text(encoding="utf-8")
+    lines = text.split("\n")
+    at = next(index for index, line in enumerate(lines) if line.startswith("vda "))
+    lines.insert(at + 1, lines[at].replace("565.57", "999.99"))
+    (report,) = iostat.parse("\n".join(lines))
+    first = report.metrics["samples"][0]["devices"]
+    assert [device["name"] for device in first] == ["vda"] and first[0]["r_per_s"] == 565.57
+    assert report.problems == [(at + 1, "device vda twice in one iostat sample: the first is kept")]

@@ -193,7 +193,12 @@ class _Parser:
             return
         if self.columns and self.sample is not None and len(words) == len(self.columns) + 1:
             values = [_value(word) for word in words[1:]]
-            if all(value is not None for value in values):
+            if all(value is not None for value in values) and any(
+                known["name"] == words[0] for known in self.sample["devices"]
+            ):
+                # iostat prints each device once per sample: a second row is another sample's.
+                self.report.problems.append((index, f"device {words[0]} twice in one iostat sample: the first is kept"))
+            elif all(value is not None for value in values):
                 device: dict[str, Any] = {"name": words[0]}
                 for name, value in zip(self.columns, values, strict=True):
                     key, factor = _COLUMNS.get(name, (re.sub(r"\W+", "_", name).strip("_"), 1))
