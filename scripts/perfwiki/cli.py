@@ -10,13 +10,11 @@ import tempfile
 from pathlib import Path
 
 from . import __version__, yamlout
-from .bench import runner
-from .decode import decode
-from .extract import assign_ids, extract
-from .facts import facts_from_text
-from .ingest import ingest, stale
 from .model import Problem, slug
-from .redact import ConfigError
+
+# Each command imports what it needs when it runs (`perfwiki parse` never loads the ingest,
+# page and bench machinery): start-up is most of the time a small file takes.
+SUITES = Path(__file__).resolve().parent / "bench" / "suites"
 
 
 class NotASite(Exception):
@@ -44,6 +42,8 @@ def _site_root(root: str | None) -> Path:
 def cmd_parse(args: argparse.Namespace) -> int:
     """Exit 0 when every file was read, whatever the document says about it (what a file does
     not hold is in its "problems"); 1 when a file could not be read at all."""
+    from .extract import assign_ids, extract
+
     runs, problems = [], []
     unreadable = False
     for name in args.paths:
@@ -70,6 +70,9 @@ def cmd_parse(args: argparse.Namespace) -> int:
 
 
 def cmd_ingest(args: argparse.Namespace) -> int:
+    from .ingest import ingest
+    from .redact import ConfigError
+
     root = _site_root(args.root)
     try:
         result = ingest(root, workers=args.jobs)
@@ -87,6 +90,9 @@ def cmd_ingest(args: argparse.Namespace) -> int:
 
 
 def cmd_facts(args: argparse.Namespace) -> int:
+    from .decode import decode
+    from .facts import facts_from_text
+
     facts: dict[str, str] = {}
     status = 0
     for name in args.paths:
@@ -110,6 +116,8 @@ def cmd_facts(args: argparse.Namespace) -> int:
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
+    from .bench import runner
+
     root = _site_root(args.root)
     for kind, value in (("--env", args.env), ("--report", args.report)):
         if slug(value) != value:
@@ -154,6 +162,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
 
 def cmd_status(args: argparse.Namespace) -> int:
+    from .ingest import stale
+
     root = _site_root(args.root)
     changed, new, removed = stale(root)
     for label, paths in (
@@ -186,7 +196,7 @@ def build_parser() -> argparse.ArgumentParser:
     facts.set_defaults(func=cmd_facts)
 
     bench = sub.add_parser("bench", help="run a benchmark suite here and add its raw output to a report")
-    bench.add_argument("suite", help=", ".join(runner.suite_names()))
+    bench.add_argument("suite", help=", ".join(sorted(path.stem for path in SUITES.glob("*.yaml"))))
     bench.add_argument("--env", required=True, help="environment id (content/environments/<id>.md)")
     bench.add_argument("--report", required=True, help="report slug (content/reports/<slug>/)")
     bench.add_argument("--target", help="directory (or file) to test in; a raw block device needs --allow-destructive")
