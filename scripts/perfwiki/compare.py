@@ -37,12 +37,17 @@ def _name(tool: str, key: str) -> str:
     return tools.get(tool).fingerprint_names.get(key, key) if tool in tools.NAMES else key
 
 
-def _shown(key: str, value: Any) -> str:
+def parameter_text(key: str, value: Any) -> str | None:
+    """A fingerprint parameter as pages show it: sizes in bytes as '4 KiB', None as None."""
     if value is None:
-        return "unknown"
+        return None
     if key.endswith("_bytes"):
         return units.format_bytes(value) or str(value)
     return str(value)
+
+
+def _shown(key: str, value: Any) -> str:
+    return parameter_text(key, value) or "unknown"
 
 
 def differences(reference: dict[str, Any], other: dict[str, Any]) -> list[str]:

@@ -224,6 +224,16 @@ def _significant(value: float, digits: int = 4) -> str:
     return text
 
 
+def last_digit(printed: str) -> float:
+    """One unit of a printed number's last digit, relative to the number: how far a tool's
+    rounding (or truncation) can have moved it. '1092.1MB/s' -> 0.1/1092.1, '23,0399' -> 1e-4/23.04."""
+    number = re.search(r"\d+(?:[.,](\d+))?", printed)
+    value = float(number.group(0).replace(",", ".")) if number else 0.0
+    if not value:
+        return 1.0
+    return 10 ** -len(number.group(1) or "") / value
+
+
 def format_bytes_per_s(value: Number | None, convention: str = "iec") -> str | None:
     """927 MiB/s (IEC) or 972 MB/s (SI); None stays None (shown as missing, never 0)."""
     if value is None:

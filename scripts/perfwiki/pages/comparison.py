@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from .. import charts, tools, units, verdict
+from ..compare import parameter_text
 
 
 def _printed(tool: str | None) -> str:
@@ -219,10 +220,6 @@ def sweep_parameter(columns: list[dict[str, Any]]) -> str | None:
     return varying[0] if all(isinstance(v, (int, float)) for v in values) and len(set(values)) == len(values) else None
 
 
-def _swept(key: str, value: float) -> str:
-    return units.format_bytes(value) or str(value) if key == "bs_bytes" else f"{value:g}"
-
-
 def profile_block(comparisons: list[dict[str, Any]], environment: str, colour: str) -> dict[str, Any]:
     """One environment's results across scenarios: a panel per metric, a table of scenarios x metrics.
 
@@ -245,7 +242,7 @@ def profile_block(comparisons: list[dict[str, Any]], environment: str, colour: s
         ]
         if sweep:
             order = sorted(range(len(values)), key=lambda i: comparison["columns"][i]["parameters"][sweep])
-            points = [(_swept(sweep, comparison["columns"][i]["parameters"][sweep]), values[i]) for i in order]
+            points = [(parameter_text(sweep, comparison["columns"][i]["parameters"][sweep]), values[i]) for i in order]
             panel = charts.line_panel(f"chart-{comparison['id']}", points, scale.printed, _SWEEPS[sweep])
         else:
             panel = charts.bar_panel(f"chart-{comparison['id']}", bars, scale.printed, None, scale.alternatives)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from .. import exports, tools, units, yamlout
-from ..compare import describe, fingerprint_key
+from ..compare import describe, fingerprint_key, parameter_text
 from ..model import Run
 
 
@@ -119,7 +119,7 @@ def _grouped(tool: str, scenarios: dict[str, dict[str, Any]]) -> tuple[list[dict
             {
                 "scenario": key,
                 "sort": [_sortable(print_.get(name)) for name in rest],
-                "cells": [_shown(name, print_.get(name)) for name in rest],
+                "cells": [parameter_text(name, print_.get(name)) for name in rest],
                 "runs": len(scenario["runs"]),
                 "environments": len({run["environment"] for run in scenario["runs"]}),
             }
@@ -139,14 +139,6 @@ def _sortable(value: Any) -> tuple[int, float, str]:
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         return (0, float(value), "")
     return (1, 0.0, "") if value is None else (1, 0.0, str(value))
-
-
-def _shown(key: str, value: Any) -> str | None:
-    if value is None:
-        return None
-    if key.endswith("_bytes"):
-        return units.format_bytes(value)
-    return str(value)
 
 
 def _related(scenarios: dict[str, dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:

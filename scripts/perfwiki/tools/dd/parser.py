@@ -69,13 +69,6 @@ def _decimal(text: str) -> str:
     return text.replace(",", ".")
 
 
-def _last_digit(printed: str) -> float:
-    """One unit of a printed number's last digit, relative to it: '466' -> 1/466, '23,0399' -> 1e-4/23."""
-    whole, _, decimals = _decimal(printed).partition(".")
-    value = float(_decimal(printed))
-    return 10 ** -len(decimals.split("e")[0]) / value if value else 1.0
-
-
 def _transfer(report: DdReport, match: re.Match[str]) -> None:
     seconds = float(_decimal(match["secs"]))
     metrics = report.metrics
@@ -87,7 +80,11 @@ def _transfer(report: DdReport, match: re.Match[str]) -> None:
         metrics["bytes_per_s"] = units.scaled(_decimal(match["rate"]), units.SI_PREFIX[match["unit"][:-1]])
     metrics["bytes_per_s_exact"] = round(metrics["bytes"] / seconds, 3) if seconds else None
     printed, exact = metrics["bytes_per_s"], metrics["bytes_per_s_exact"]
-    if printed and exact and abs(printed - exact) / exact > _last_digit(match["rate"]) + _last_digit(match["secs"]):
+    if (
+        printed
+        and exact
+        and abs(printed - exact) / exact > units.last_digit(match["rate"]) + units.last_digit(match["secs"])
+    ):
         # dd's rate is bytes / seconds: a rate that does not add up was edited or mistyped.
         report.warnings.append(
             f"the rate {match['rate']} {match['unit']}/s does not match {metrics['bytes']} bytes in {match['secs']} s"

@@ -234,15 +234,6 @@ def _disk(match: re.Match[str]) -> dict[str, Any]:
     return disk
 
 
-def _rounding(printed: str) -> float:
-    """How far a printed number may be from its true value, relative: "1092.1MB/s" -> 0.1 / 1092.1."""
-    number = re.search(r"\d+(?:\.(\d+))?", printed)
-    if not number or float(number.group(0)) == 0:
-        return 1.0
-    decimals = len(number.group(1) or "")
-    return 10**-decimals / float(number.group(0))  # a whole last digit: fio truncates as well as rounds
-
-
 class _Parser:
     """A line-by-line state machine over one segment's output."""
 
@@ -400,7 +391,7 @@ class _Parser:
         if not (bw and io and runtime) or self.report is None:
             return
         computed = io / (runtime / 1000)
-        allowed = _rounding(bw_text) + _rounding(io_text) + 0.5 / runtime
+        allowed = units.last_digit(bw_text) + units.last_digit(io_text) + 0.5 / runtime
         if abs(bw - computed) / computed > allowed:
             # The computed rate in the printed value's own unit, one digit finer: 1092.95MB/s.
             number = re.search(r"\d+(?:\.(\d+))?", bw_text)
