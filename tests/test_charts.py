@@ -72,3 +72,17 @@ def test_twelve_environments_get_twelve_distinct_colours_and_the_baseline_is_gre
     chosen = charts.colours(environments, "env3")
     assert chosen["env3"] == charts.BASELINE_COLOUR
     assert len(set(chosen.values())) == 12
+
+
+def test_a_sweep_line_carries_its_points_in_si_and_iec_for_the_unit_switch():
+    # Sequential read bandwidth at QD 1/4/16 as fio printed it, in bytes/s.
+    points = [("1", 1.2e9), ("4", 2.9e9), ("16", 3.4e9)]
+    values = [v for _, v in points]
+    si, iec = units.scale_for(values, "B/s", "si"), units.scale_for(values, "B/s", "iec")
+    panel = charts.line_panel("p", points, iec, "queue depth", {"si": si, "iec": iec})
+    go.Figure(panel["spec"])
+    assert panel["spec"]["data"][0]["text"][0] == "1144 MiB/s"  # one prefix for the whole axis
+    assert panel["switch"]["si"]["data"][0]["text"] == ["1200 MB/s", "2900 MB/s", "3400 MB/s"]
+    assert panel["switch"]["si"]["data"][0]["y"] == pytest.approx([1200, 2900, 3400])
+    assert panel["switch"]["printed"]["data"][0]["y"] == panel["spec"]["data"][0]["y"]
+    assert panel["switch"]["si"]["layout"]["yaxis.range"][1] == pytest.approx(3400 * 1.25)

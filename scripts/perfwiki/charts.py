@@ -13,6 +13,7 @@ plotly.graph_objects, so a misspelt property still fails the build of the tests.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from . import units
@@ -123,19 +124,44 @@ def bar_panel(
         ]
     panel: dict[str, Any] = {"id": panel_id, "spec": figure([trace], **layout)}
     if conventions:
-        panel["switch"] = {
-            name: {
-                "x": [other.number(bar["value"]) for bar in shown],
-                "text": [other.text(bar["value"]) for bar in shown],
-                "range": [0, max((other.number(bar["value"]) for bar in shown), default=1) * 1.3 or 1],
-                "line": None if baseline_value is None else other.number(baseline_value),
-            }
-            for name, other in conventions.items()
-        }
+        panel["switch"] = unit_switch(
+            {"printed": scale, **conventions},
+            lambda other: {
+                "data": [
+                    {
+                        "x": [other.number(bar["value"]) for bar in shown],
+                        "text": [other.text(bar["value"]) for bar in shown],
+                    }
+                ],
+                "layout": {
+                    "xaxis.range": [0, max((other.number(bar["value"]) for bar in shown), default=1) * 1.3 or 1],
+                    **(
+                        {}
+                        if baseline_value is None
+                        else {
+                            "shapes[0].x0": other.number(baseline_value),
+                            "shapes[0].x1": other.number(baseline_value),
+                        }
+                    ),
+                },
+            },
+        )
     return panel
 
 
-def line_panel(panel_id: str, points: list[tuple[str, float | None]], scale: units.Scale, axis: str) -> dict[str, Any]:
+def unit_switch(scales: dict[str, units.Scale], drawn: Callable[[units.Scale], dict[str, Any]]) -> dict[str, Any]:
+    """What a chart of byte quantities becomes under each setting of the page's unit switch:
+    {printed|si|iec: {data: [per-trace properties], layout: {relayout properties}}} (js/charts.js)."""
+    return {name: drawn(scale) for name, scale in scales.items()}
+
+
+def line_panel(
+    panel_id: str,
+    points: list[tuple[str, float | None]],
+    scale: units.Scale,
+    axis: str,
+    conventions: dict[str, units.Scale] | None = None,
+) -> dict[str, Any]:
     """A sweep: one metric against the one parameter that changes (queue depth, block size), each point
     printing its value. `points` are (parameter shown, value) in the parameter's order."""
     shown = [(label, value) for label, value in points if value is not None]
@@ -167,4 +193,13 @@ def line_panel(panel_id: str, points: list[tuple[str, float | None]], scale: uni
             **({"tickformat": "~s"} if scale.is_count and top >= 10_000 else {}),
         },
     }
-    return {"id": panel_id, "spec": figure([trace], **layout)}
+    panel: dict[str, Any] = {"id": panel_id, "spec": figure([trace], **layout)}
+    if conventions:
+        panel["switch"] = unit_switch(
+            {"printed": scale, **conventions},
+            lambda other: {
+                "data": [{"y": [other.number(v) for _, v in shown], "text": [other.text(v) for _, v in shown]}],
+                "layout": {"yaxis.range": [0, max((other.number(v) for _, v in shown), default=1) * 1.25 or 1]},
+            },
+        )
+    return panel

@@ -228,3 +228,19 @@ def test_the_unit_switch_redraws_charts_and_verdicts_too(page, base_url_local):
     ssd.locator("#unit-toggle").click()  # SI -> IEC
     assert "933.6 MiB/s" in ssd.locator("#cmp-hygon33-dd p.verdict").inner_text()
     ssd.evaluate("localStorage.clear()")
+
+
+def test_the_unit_switch_redraws_a_run_pages_byte_chart(page, base_url_local):
+    page.goto(f"{base_url_local}runs/vm-vs-bare-metal/r730-host/", wait_until="networkidle")
+    page.evaluate("localStorage.clear()")
+    page.reload(wait_until="networkidle")
+    plot = page.locator(".chart__plot[data-units-switch]").first
+    plot.locator("svg.main-svg").first.wait_for(state="visible")
+    assert plot.locator("text.ytitle").text_content() == "MiB/s"  # as mbw printed it
+    first = plot.evaluate("node => node.data[0].y[0]")
+    page.locator("#unit-toggle").click()  # as printed -> SI
+    page.wait_for_function(
+        "document.querySelector('.chart__plot[data-units-switch] text.ytitle').textContent === 'MB/s'"
+    )
+    assert plot.evaluate("node => node.data[0].y[0]") == pytest.approx(first * 2**20 / 1e6)
+    page.evaluate("localStorage.clear()")

@@ -243,12 +243,12 @@ def profile_block(comparisons: list[dict[str, Any]], environment: str, colour: s
         if sweep:
             order = sorted(range(len(values)), key=lambda i: comparison["columns"][i]["parameters"][sweep])
             points = [(parameter_text(sweep, comparison["columns"][i]["parameters"][sweep]), values[i]) for i in order]
-            panel = charts.line_panel(f"chart-{comparison['id']}", points, scale.printed, _SWEEPS[sweep])
+            panel = charts.line_panel(
+                f"chart-{comparison['id']}", points, scale.printed, _SWEEPS[sweep], scale.alternatives
+            )
         else:
             panel = charts.bar_panel(f"chart-{comparison['id']}", bars, scale.printed, None, scale.alternatives)
-        # A sweep's line is drawn in the printed units only; its caption says which.
-        unit = scale.printed.axis_title if sweep else scale.caption()
-        panel.update({"title": comparison["title"], "unit": unit, "direction": direction(higher)})
+        panel.update({"title": comparison["title"], "unit": scale.caption(), "direction": direction(higher)})
         panels.append(panel)
         metrics.append({"title": comparison["title"], "unit": scale.caption(), "direction": direction(higher)})
         values_by_metric.append(cells)

@@ -29,25 +29,21 @@ function applyTheme(layout) {
   return merged;
 }
 
-// The unit switch: a panel of byte quantities carries its bars in SI and IEC units too
-// (computed at ingest); "printed" puts back the spec as the tool printed it.
-function switchUnits(element, spec, mode) {
+// The unit switch: a chart of byte quantities carries what it becomes as printed, in SI
+// and in IEC units (computed at ingest): per-trace properties and layout properties.
+function switchUnits(element, mode) {
   const node = element.dataset.unitsSwitch && document.getElementById(element.dataset.unitsSwitch);
   if (!node || !element.data) return;
-  const other = JSON.parse(node.textContent)[mode];
-  const shown = other || {
-    x: spec.data[0].x,
-    text: spec.data[0].text,
-    range: spec.layout.xaxis.range,
-    line: spec.layout.shapes ? spec.layout.shapes[0].x0 : null,
-  };
-  Plotly.restyle(element, { x: [shown.x], text: [shown.text] }, [0]);
-  const layout = { "xaxis.range": shown.range };
-  if (shown.line !== null && spec.layout.shapes) {
-    layout["shapes[0].x0"] = shown.line;
-    layout["shapes[0].x1"] = shown.line;
-  }
-  Plotly.relayout(element, layout);
+  const shown = JSON.parse(node.textContent)[mode];
+  if (!shown) return;
+  shown.data.forEach((trace, index) => {
+    const update = {};
+    Object.entries(trace).forEach(([key, values]) => {
+      update[key] = [values];
+    });
+    Plotly.restyle(element, update, [index]);
+  });
+  Plotly.relayout(element, shown.layout);
 }
 
 function drawAll() {
@@ -62,9 +58,9 @@ function drawAll() {
       displayModeBar: false,
     }).then(() => {
       const mode = document.documentElement.dataset.units;
-      if (mode && mode !== "printed") switchUnits(element, spec, mode);
+      if (mode && mode !== "printed") switchUnits(element, mode);
     });
-    document.addEventListener("perfwiki:units", (event) => switchUnits(element, spec, event.detail));
+    document.addEventListener("perfwiki:units", (event) => switchUnits(element, event.detail));
   });
   const scheme = window.matchMedia("(prefers-color-scheme: dark)");
   scheme.addEventListener("change", () => {

@@ -5,10 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 from ... import units
-from ...charts import MARGIN, figure
+from ...charts import MARGIN, figure, unit_switch
 from ...model import Run
 from ..base import Measure, Metric, Tool, metric_at
 from . import parser
+
+_MIB = units.Scale("B/s", "MiB/s", 2**20)
+_MB = units.Scale("B/s", "MB/s", 1e6)
 
 
 def iterations_chart(methods: dict[str, dict[str, Any]], chart_id: str) -> dict[str, Any] | None:
@@ -48,6 +51,17 @@ def iterations_chart(methods: dict[str, dict[str, Any]], chart_id: str) -> dict[
             legend={"orientation": "h"},
         ),
         "table": {"columns": ["Iteration"] + names, "rows": rows},
+        # mbw prints MiB/s; the page's unit switch redraws the lines in MB/s.
+        "switch": unit_switch(
+            {"printed": _MIB, "iec": _MIB, "si": _MB},
+            lambda scale: {
+                "data": [
+                    {"y": [None if r is None else scale.number(r) for r in methods[m].get("runs_bytes_per_s", [])]}
+                    for m in names
+                ],
+                "layout": {"yaxis.title.text": scale.label},
+            },
+        ),
     }
 
 
