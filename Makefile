@@ -34,6 +34,9 @@ $(VENV)/.installed: requirements.lock pyproject.toml
 	test -x $(VENV)/bin/python || $(PYTHON) -m venv $(VENV)
 	$(VENV)/bin/python -m pip install --quiet --disable-pip-version-check -r requirements.lock
 	$(VENV)/bin/python -m pip install --quiet --disable-pip-version-check --no-deps --no-build-isolation -e .
+	# Bytecode now, so every perfwiki command starts without compiling its sources
+	# (a shell with PYTHONDONTWRITEBYTECODE=1 would otherwise compile them on every start).
+	$(VENV)/bin/python -m compileall -q scripts
 	touch $@
 
 node_modules/.installed: package.json package-lock.json

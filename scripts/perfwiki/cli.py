@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import shlex
 import sys
-import tempfile
 from pathlib import Path
+from typing import Any
 
-from . import __version__, yamlout
+from . import __version__
 from .model import Problem, slug
 
 # Each command imports what it needs when it runs (`perfwiki parse` never loads the ingest,
@@ -60,10 +59,11 @@ def cmd_parse(args: argparse.Namespace) -> int:
     assign_ids(runs)
     document = {"runs": [run.to_dict() for run in runs], "problems": [p.to_dict() for p in problems]}
     if args.format == "yaml":
+        from . import yamlout
+
         sys.stdout.write(yamlout.dump(document))
     else:
-        json.dump(document, sys.stdout, ensure_ascii=False, indent=2, sort_keys=True)
-        sys.stdout.write("\n")
+        sys.stdout.write(json_lines(document))
     for problem in problems:
         print(problem, file=sys.stderr)
     return 1 if unreadable else 0
@@ -90,6 +90,7 @@ def cmd_ingest(args: argparse.Namespace) -> int:
 
 
 def cmd_facts(args: argparse.Namespace) -> int:
+    from . import yamlout
     from .decode import decode
     from .facts import facts_from_text
 
@@ -116,6 +117,9 @@ def cmd_facts(args: argparse.Namespace) -> int:
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
+    import shlex
+    import tempfile
+
     from .bench import runner
 
     root = _site_root(args.root)
@@ -218,6 +222,18 @@ def build_parser() -> argparse.ArgumentParser:
     ingest_cmd.add_argument("--jobs", "-j", type=int, help="worker processes (default: one per core)")
     ingest_cmd.set_defaults(func=cmd_ingest)
     return parser
+
+
+def json_lines(document: dict[str, list[Any]]) -> str:
+    """The document as JSON with one item of each list per line: diffable and greppable, and written
+    by json's C encoder (an indented dump goes through its pure-Python one, 10x slower on 300 runs)."""
+
+    def items(values: list[Any]) -> str:
+        inner = ",\n".join(json.dumps(value, ensure_ascii=False, sort_keys=True) for value in values)
+        return f"[\n{inner}\n]" if values else "[]"
+
+    fields = ",\n".join(f"{json.dumps(key)}: {items(values)}" for key, values in sorted(document.items()))
+    return "{\n" + fields + "\n}\n"
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import re
+from . import lazyre
 
-_ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07]*\x07")
-_CJK = re.compile(r"[\u4e00-\u9fff]")
+_ANSI = lazyre.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07]*\x07")
+_CJK = lazyre.compile(r"[\u4e00-\u9fff]")
 
 
 def decode(data: bytes) -> str:

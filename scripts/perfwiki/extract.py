@@ -14,8 +14,7 @@ from dataclasses import dataclass, field
 
 from . import manual, tools
 from .decode import decode
-from .files import sha256_hex
-from .model import Problem, Run, Source, slug
+from .model import Problem, Run, Source, sha256_hex, slug
 from .segments import Segment, physical_lines, split
 from .tools.base import Tool, ToolReport
 
@@ -117,7 +116,8 @@ def extract_text(text: str, source: Source) -> Extracted:
 
 
 def _extract_transcript(text: str, source: Source, out: Extracted) -> None:
-    segments = split(text)
+    lines = physical_lines(text)
+    segments = split(text, lines)
     bench_line = re.match(r"\A# (perfwiki bench .+)$", text, re.M)
     # Pages often list the commands once and paste the outputs elsewhere (seed 001).
     loose = [segment for segment in segments if segment.command and segment.tool_hint and not segment.lines]
@@ -126,7 +126,6 @@ def _extract_transcript(text: str, source: Source, out: Extracted) -> None:
     if bench_line:  # written by `perfwiki bench`: every run can be reproduced with that line
         for run in out.runs:
             run.reproduce = bench_line.group(1)
-    lines = physical_lines(text)
     raw_lines = [""] * (lines[-1].number if lines else 0)  # by line number: unwrapped lines leave gaps
     for line in lines:
         raw_lines[line.number - 1] = line.text

@@ -25,30 +25,32 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from . import lazyre
+
 Facts = dict[str, str]
 
-_UNAME = re.compile(
+_UNAME = lazyre.compile(
     r"^(?P<os>Linux|FreeBSD|Darwin) (?P<host>\S+) (?P<kernel>\S+) #.*? "
     r"(?P<arch>x86_64|aarch64|arm\w*|ppc64\w*|s390x|riscv64|i\d86)(?: GNU/Linux)?\s*$"
 )
-_OS_RELEASE = re.compile(r'^\s*PRETTY_NAME="?(?P<v>[^"]+)"?\s*$')
+_OS_RELEASE = lazyre.compile(r'^\s*PRETTY_NAME="?(?P<v>[^"]+)"?\s*$')
 _LSCPU = {
-    "cpu": re.compile(r"^\s*(?:Model name|型号名称)\s*[:：]\s*(?P<v>.+?)\s*$"),
-    "cpus": re.compile(r"^\s*(?:CPU\(s\)|CPU)\s*[:：]\s*(?P<v>\d+)\s*$"),
-    "sockets": re.compile(r"^\s*(?:Socket\(s\)|座)\s*[:：]\s*(?P<v>\d+)\s*$"),
-    "threads_per_core": re.compile(r"^\s*(?:Thread\(s\) per core|每个核的线程数)\s*[:：]\s*(?P<v>\d+)\s*$"),
-    "numa_nodes": re.compile(r"^\s*(?:NUMA node\(s\)|NUMA 节点)\s*[:：]\s*(?P<v>\d+)\s*$"),
-    "arch": re.compile(r"^\s*(?:Architecture|架构)\s*[:：]\s*(?P<v>\S+)\s*$"),
+    "cpu": lazyre.compile(r"^\s*(?:Model name|型号名称)\s*[:：]\s*(?P<v>.+?)\s*$"),
+    "cpus": lazyre.compile(r"^\s*(?:CPU\(s\)|CPU)\s*[:：]\s*(?P<v>\d+)\s*$"),
+    "sockets": lazyre.compile(r"^\s*(?:Socket\(s\)|座)\s*[:：]\s*(?P<v>\d+)\s*$"),
+    "threads_per_core": lazyre.compile(r"^\s*(?:Thread\(s\) per core|每个核的线程数)\s*[:：]\s*(?P<v>\d+)\s*$"),
+    "numa_nodes": lazyre.compile(r"^\s*(?:NUMA node\(s\)|NUMA 节点)\s*[:：]\s*(?P<v>\d+)\s*$"),
+    "arch": lazyre.compile(r"^\s*(?:Architecture|架构)\s*[:：]\s*(?P<v>\S+)\s*$"),
     # A guest's lscpu names its hypervisor: "Hypervisor vendor: KVM" ("超管理器厂商" in Chinese).
-    "hypervisor": re.compile(r"^\s*(?:Hypervisor vendor|超管理器厂商)\s*[:：]\s*(?P<v>.+?)\s*$"),
+    "hypervisor": lazyre.compile(r"^\s*(?:Hypervisor vendor|超管理器厂商)\s*[:：]\s*(?P<v>.+?)\s*$"),
 }
-_FREE_HEADER = re.compile(r"^\s*total\s+used\s+free\b")
-_FREE_MEM = re.compile(r"^\s*(?:Mem|内存)\s*[:：]\s*(?P<total>\S+)")
-_DF_HEADER = re.compile(r"^\s*(?:Filesystem|文件系统)\s+(?:Type\s+)?(?:Size|容量|1K-blocks)\s+")
-_LSBLK_HEADER = re.compile(r"^\s*NAME\s+MAJ:MIN\s+RM\s+SIZE\s+RO\s+TYPE")
-_NVME_HEADER = re.compile(r"^\s*Node\s+(?:Generic\s+)?SN\s+Model\s+Namespace")
-_ROTATIONAL = re.compile(r"cat\s+/sys/block/(?P<dev>[^/\s]+)/queue/rotational")
-_TREE = re.compile(r"^[\s│├└─|`\-]+")
+_FREE_HEADER = lazyre.compile(r"^\s*total\s+used\s+free\b")
+_FREE_MEM = lazyre.compile(r"^\s*(?:Mem|内存)\s*[:：]\s*(?P<total>\S+)")
+_DF_HEADER = lazyre.compile(r"^\s*(?:Filesystem|文件系统)\s+(?:Type\s+)?(?:Size|容量|1K-blocks)\s+")
+_LSBLK_HEADER = lazyre.compile(r"^\s*NAME\s+MAJ:MIN\s+RM\s+SIZE\s+RO\s+TYPE")
+_NVME_HEADER = lazyre.compile(r"^\s*Node\s+(?:Generic\s+)?SN\s+Model\s+Namespace")
+_ROTATIONAL = lazyre.compile(r"cat\s+/sys/block/(?P<dev>[^/\s]+)/queue/rotational")
+_TREE = lazyre.compile(r"^[\s│├└─|`\-]+")
 
 
 def _free_total(text: str) -> str:

@@ -6,7 +6,6 @@ files (`write_tree`), and a folder built beside the one it replaces (`swap_in`).
 
 from __future__ import annotations
 
-import hashlib
 import os
 import shutil
 import tempfile
@@ -24,10 +23,6 @@ def write_atomically(target: Path, data: bytes | str) -> None:
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
-
-
-def sha256_hex(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
 
 
 def write_tree(folder: Path, files: dict[str, str]) -> None:

@@ -42,10 +42,10 @@ class Evidence:
         self.lines = lines or []
 
     def find(self, pattern: str) -> tuple[str | None, int | None]:
-        first, last = self.run.source.line_start, self.run.source.line_end
-        for number in range(max(first, 1), min(last, len(self.lines)) + 1):
-            text = self.lines[number - 1]
-            if re.search(pattern, text):
+        first, last = max(self.run.source.line_start, 1), min(self.run.source.line_end, len(self.lines))
+        search = re.compile(pattern).search
+        for number, text in enumerate(self.lines[first - 1 : last], start=first):
+            if search(text):
                 return text.strip(), number
         return None, None
 

@@ -34,8 +34,8 @@ from . import cache, compare, content, naming, progress, tools, yamlout
 from .cache import Cache
 from .decode import decode
 from .extract import assign_ids, extract, extract_text
-from .files import link_or_copy, recover, sha256_hex, swap_in, write_atomically, write_tree
-from .model import Problem, Source, published_path
+from .files import link_or_copy, recover, swap_in, write_atomically, write_tree
+from .model import Problem, Source, published_path, sha256_hex
 from .pages import index as index_pages
 from .pages.report import Report, report_documents
 from .redact import Redactor, Rules, prompt_hosts, rules_from_config

@@ -22,8 +22,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import yaml
-
 from . import tools
 from .model import Problem, Run, Source
 
@@ -32,6 +30,8 @@ FILE_NAMES = ("manual.yaml", "manual.yml")
 
 def _entry_lines(text: str) -> list[tuple[int, int]]:
     """(first, last) 1-based lines of each item of the top-level `runs:` list."""
+    import yaml
+
     try:
         root = yaml.compose(text, Loader=yaml.SafeLoader)
     except yaml.YAMLError:
@@ -47,6 +47,8 @@ def _entry_lines(text: str) -> list[tuple[int, int]]:
 
 
 def parse(path: str, text: str, digest: str) -> tuple[list[Run], list[Problem]]:
+    import yaml  # loaded only when there is a manual.yaml: `perfwiki parse` starts faster without it
+
     try:
         document = yaml.safe_load(text)
     except yaml.YAMLError as exc:

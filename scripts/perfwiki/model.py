@@ -7,6 +7,7 @@ them); `to_dict` is the single place that decides how a run looks in YAML and JS
 
 from __future__ import annotations
 
+import hashlib
 import re
 import unicodedata
 from dataclasses import dataclass, field
@@ -16,6 +17,11 @@ SCHEMA_VERSION = 1
 
 # Published raw files are served beside their report: content/reports/x/raw/... -> reports/x/raw/...
 CONTENT_DIR = "content"
+
+
+def sha256_hex(data: bytes) -> str:
+    """The digest a run's source records: of the whole raw file, as read."""
+    return hashlib.sha256(data).hexdigest()
 
 
 def slug(text: str) -> str:

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from . import tools
+from . import lazyre, tools
 from .segments import prompt_host
 
 CONFIG_TABLE = "params.perfwiki.redact"
@@ -76,7 +76,7 @@ def rules_from_config(root: Path) -> Rules:
         raise ConfigError(f"hugo.toml: {CONFIG_TABLE}.patterns must be a list of strings")
     for number, pattern in enumerate(patterns):
         try:
-            re.compile(pattern)
+            re.compile(pattern)  # now: a bad pattern is refused with its key
         except re.error as error:
             raise ConfigError(f"hugo.toml: {CONFIG_TABLE}.patterns[{number}] {pattern!r}: {error}") from error
     return Rules(
@@ -103,12 +103,14 @@ class _Pseudonyms:
 
 # Words that must never be renamed even if a machine is called so: renaming them would break parsing.
 _NOT_HOSTS = {"localhost", *tools.command_names()}
-_IPV4 = re.compile(r"(?<![\w.])(\d{1,3}(?:\.\d{1,3}){3})(?![\w]|\.\d)")
-_IPV6 = re.compile(r"(?<![\w:.])([0-9A-Fa-f]{0,4}(?::[0-9A-Fa-f]{0,4}){2,7})(?![\w:])")
-_SERIAL_VALUE = re.compile(r"(?i)(\b(?:serial(?:[ _]?(?:number|no\.?|num))?|s/n|sn)\s*[:=]\s*)([A-Za-z0-9][\w.-]{3,})")
-_SERIAL_HEADER = re.compile(r"^(\s*(?:Node|NAME)\b.*?\s)(SN|SERIAL)(\s|$)")
+_IPV4 = lazyre.compile(r"(?<![\w.])(\d{1,3}(?:\.\d{1,3}){3})(?![\w]|\.\d)")
+_IPV6 = lazyre.compile(r"(?<![\w:.])([0-9A-Fa-f]{0,4}(?::[0-9A-Fa-f]{0,4}){2,7})(?![\w:])")
+_SERIAL_VALUE = lazyre.compile(
+    r"(?i)(\b(?:serial(?:[ _]?(?:number|no\.?|num))?|s/n|sn)\s*[:=]\s*)([A-Za-z0-9][\w.-]{3,})"
+)
+_SERIAL_HEADER = lazyre.compile(r"^(\s*(?:Node|NAME)\b.*?\s)(SN|SERIAL)(\s|$)")
 # A row of nvme list (/dev/nvme0n1 ...) or lsblk (sda ..., ├─sda1 ..., `-vg-lv ...), or the dashes under a header.
-_TABLE_ROW = re.compile(r"[/a-z├└│─|`-]")
+_TABLE_ROW = lazyre.compile(r"[/a-z├└│─|`-]")
 
 
 def _ipv4(number: int, original: str) -> str:

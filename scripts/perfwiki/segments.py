@@ -15,29 +15,33 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 
-from . import tools
+from . import lazyre, tools
 from .shell import programs
 
 _PROMPTS = [
-    re.compile(r"^\[[^\]\n]*\][#$]\s*"),  # [root@host dir]# and [essd_pl3]#
-    re.compile(r"^[\w.-]+@[\w.-]+:[^#$\n]*[#$]\s+"),  # user@host:~$ / root@host:/x#
-    re.compile(r"^[\w.-]+@[\w.-]+\[[^\]]*\][#$]\s+"),  # root@truenas[/mnt/x]#
-    re.compile(r"^PS [A-Za-z]:\\[^>]*>\s*"),  # PS C:\Users\x>
-    re.compile(r"^[A-Za-z]:\\[^>]*>\s*"),  # D:\> (cmd.exe)
-    re.compile(r"^[$#%]\s*"),  # $ cmd, $cmd, # cmd, #cmd (taken only when a tool follows)
+    r"\[[^\]\n]*\][#$]\s*",  # [root@host dir]# and [essd_pl3]#
+    r"[\w.-]+@[\w.-]+:[^#$\n]*[#$]\s+",  # user@host:~$ / root@host:/x#
+    r"[\w.-]+@[\w.-]+\[[^\]]*\][#$]\s+",  # root@truenas[/mnt/x]#
+    r"PS [A-Za-z]:\\[^>]*>\s*",  # PS C:\Users\x>
+    r"[A-Za-z]:\\[^>]*>\s*",  # D:\> (cmd.exe)
+    r"[$#%]\s*",  # $ cmd, $cmd, # cmd, #cmd (taken only when a tool follows)
 ]
+# One pattern: an alternation takes its first alternative that matches, as a loop over them would.
+_PROMPT = lazyre.compile("^(?:" + "|".join(_PROMPTS) + ")")
 # A prompt printed on a line of its own, the command following on the next line
 # after '#' or '$': "[root@x86.170 /polarx/lvm]" then "#fio ...".
-_PROMPT_LINE = re.compile(r"^\s*\[[^\]\n]*@[^\]\n]*\]\s*$")
-_CONTINUED_PROMPT = re.compile(r"^[#$]\s*")
+_PROMPT_LINE = lazyre.compile(r"^\s*\[[^\]\n]*@[^\]\n]*\]\s*$")
+_CONTINUED_PROMPT = lazyre.compile(r"^[#$]\s*")
 
-_FENCE = re.compile(r"^\s*(```+|~~~+)")
-_HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(?P<text>.+?)\s*#*\s*$")
-_LIST_LABEL = re.compile(r"^\s{0,3}[*+-]\s+(?P<text>\S.{0,59})$")
-_EMPHASIS = re.compile(r"(\*\*|__|`)")
+_FENCE = lazyre.compile(r"^\s*(```+|~~~+)")
+_HEADING = lazyre.compile(r"^\s{0,3}(#{1,6})\s+(?P<text>.+?)\s*#*\s*$")
+_LIST_LABEL = lazyre.compile(r"^\s{0,3}[*+-]\s+(?P<text>\S.{0,59})$")
+_EMPHASIS = lazyre.compile(r"(\*\*|__|`)")
 # "[text](url)" and "![alt](src)" in a heading: the label is the text, never the markup.
-_LINK = re.compile(r"!?\[(?P<text>[^\]]*)\]\([^)]*\)")
-_VERSION_WORD = re.compile(r"^v?\d+(\.\d+)+")
+_LINK = lazyre.compile(r"!?\[(?P<text>[^\]]*)\]\([^)]*\)")
+_VERSION_WORD = lazyre.compile(r"^v?\d+(\.\d+)+")
+# A program name is a substring of any command that runs it (`/usr/bin/fio`, `sudo iperf3`).
+_NAMES_A_PROGRAM = lazyre.compile("|".join(re.escape(name) for name in sorted(tools.all_command_names())))
 
 # A pseudo-heading is a short line its author marked up to stand out:
 # "【**1. Sequential Write**】" or "**Random read**". Prose paragraphs are not labels.
@@ -121,6 +125,8 @@ WRAP_WIDTHS = (80, 100, 120, 132, 160, 200)
 
 def display_width(text: str) -> int:
     """Columns a terminal gives the text: CJK characters take two, tabs go to the next multiple of 8."""
+    if text.isascii():  # nearly every line; looking up each character's width is the slow part
+        return len(text.expandtabs(8))
     return sum(2 if unicodedata.east_asian_width(char) in "WF" else 1 for char in text.expandtabs(8))
 
 
@@ -150,12 +156,12 @@ def _continues(line: Line, after: Line) -> bool:
 # an indented number is a wrapped table row's tail), a "name: " key, an fio job header
 # ("EBS 4K randwrite test: (groupid=0"), fio's banner lines, an iperf3 "[  4]" row, a prompt,
 # a comment, a markdown list item or fence.
-_STARTS_A_LINE = re.compile(
+_STARTS_A_LINE = lazyre.compile(
     r"\s*$|\s{2,}[^\s\d.]|[^\s:]+:\s|.{1,80}?: \((?:g|groupid)=|fio-\d|Starting \d|Run status|Disk stats"
     r"|\[|[$>%]\s|#|[-*+] |`{3}|~{3}|-{3}"
 )
 # A line that is whole however wide it is: fio pads its "Jobs:" status line to 80 columns.
-_WHOLE_LINE = re.compile(r"Jobs: \d+ \(")
+_WHOLE_LINE = lazyre.compile(r"Jobs: \d+ \(")
 
 
 def unwrap(lines: list[Line]) -> list[Line]:
@@ -173,7 +179,7 @@ def unwrap(lines: list[Line]) -> list[Line]:
     return joined
 
 
-_PROMPT_HOST = re.compile(r"@([A-Za-z0-9][\w.-]*)")
+_PROMPT_HOST = lazyre.compile(r"@([A-Za-z0-9][\w.-]*)")
 
 
 def prompt_host(line: str) -> str | None:
@@ -190,11 +196,10 @@ def is_markdown(lines: list[Line]) -> bool:
 
 def strip_prompt(text: str) -> tuple[str | None, str]:
     """(prompt, rest) when the line starts with a shell prompt, else (None, text)."""
-    for pattern in _PROMPTS:
-        match = pattern.match(text)
-        if match:
-            return match.group(0), text[match.end() :]
-    return None, text
+    if text[:1] not in "[$#%" and "@" not in text and ">" not in text:
+        return None, text  # what every prompt above needs is missing: most lines of output
+    match = _PROMPT.match(text)
+    return (match.group(0), text[match.end() :]) if match else (None, text)
 
 
 def invoked_tool(command: str) -> str | None:
@@ -203,6 +208,8 @@ def invoked_tool(command: str) -> str | None:
     In a compound line ("echo 3 > /proc/sys/vm/drop_caches; fio ...") the first
     part that runs a known tool counts.
     """
+    if not _NAMES_A_PROGRAM.search(command):
+        return None  # most lines of output: no tool's name in them at all
     for program, by_path, following in programs(command):
         tool = tools.run_by(program, by_path)
         # "sysbench 1.0.20 (using ...)" is the banner sysbench prints, not a command.
@@ -352,9 +359,9 @@ def _split_block(block: _Block) -> list[Segment]:
     return segments
 
 
-def split(text: str) -> list[Segment]:
-    """Every segment of a raw file, in file order."""
-    lines = physical_lines(text)
+def split(text: str, lines: list[Line] | None = None) -> list[Segment]:
+    """Every segment of a raw file, in file order; `lines` are its physical_lines when already read."""
+    lines = physical_lines(text) if lines is None else lines
     if is_markdown(lines):
         blocks = _blocks_of_markdown(lines)
     else:

@@ -5,14 +5,15 @@ Knows nothing about benchmark tools; `tools` maps the program names found here t
 
 from __future__ import annotations
 
-import re
 import shlex
 from collections.abc import Iterator
+
+from . import lazyre
 
 # Words that may stand before the program itself: `sudo fio`, `time dd`,
 # `FOO=1 taskset -c 2 fio`.
 WRAPPERS = {"sudo", "time", "nohup", "env", "taskset", "numactl", "ionice", "nice", "stdbuf", "exec"}
-SEPARATOR = re.compile(r"\s*(?:;|&&|\|\||\|)\s*")
+SEPARATOR = lazyre.compile(r"\s*(?:;|&&|\|\||\|)\s*")
 
 
 def shell_words(command: str) -> list[str]:

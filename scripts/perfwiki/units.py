@@ -15,6 +15,8 @@ import re
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 
+from . import lazyre
+
 Number = int | float
 
 # SI prefixes, always powers of 1000: fio counts and latencies (6813.5k, 188k,
@@ -38,8 +40,8 @@ _TIME_UNIT_NS = {
     "hour": 3600 * 10**9,
 }
 
-_NUMBER_WITH_SUFFIX = re.compile(r"^\s*(?P<num>-?\d+(?:\.\d+)?)\s*(?P<suffix>[kKMGTP]?)\s*$")
-_SIZE = re.compile(r"^\s*(?P<num>\d+(?:\.\d+)?)\s*(?P<prefix>[KMGTPE]i|[kKMGTPE])?(?P<unit>B|bit)?\s*$")
+_NUMBER_WITH_SUFFIX = lazyre.compile(r"^\s*(?P<num>-?\d+(?:\.\d+)?)\s*(?P<suffix>[kKMGTP]?)\s*$")
+_SIZE = lazyre.compile(r"^\s*(?P<num>\d+(?:\.\d+)?)\s*(?P<prefix>[KMGTPE]i|[kKMGTPE])?(?P<unit>B|bit)?\s*$")
 
 
 class UnitError(ValueError):
@@ -83,7 +85,7 @@ def parse_size(text: str) -> Number:
 
 # fio before 2.17 prints sizes with K/M/G/T/P meaning powers of 1024 under its
 # default kb_base=1024 ("48273KB/s" is 48273 KiB/s); a bare number is bytes.
-_FIO2_SIZE = re.compile(r"^\s*(?P<num>\d+(?:\.\d+)?)\s*(?P<prefix>[KMGTPE])?B?\s*$")
+_FIO2_SIZE = lazyre.compile(r"^\s*(?P<num>\d+(?:\.\d+)?)\s*(?P<prefix>[KMGTPE])?B?\s*$")
 
 
 def parse_fio2_size(text: str) -> Number:
@@ -121,6 +123,8 @@ def to_ns(value: str | Decimal, unit: str) -> Number:
         raise UnitError(f"unknown time unit: {unit!r}")
     if isinstance(value, Decimal):
         number = value
+    elif value.isdigit():  # a percentile's "[ 7013]": exact in integers, and 20x cheaper than Decimal
+        return int(value) * _TIME_UNIT_NS[unit]
     else:
         match = _NUMBER_WITH_SUFFIX.match(value)
         if not match:
@@ -141,7 +145,7 @@ def scaled(text: str, factor: Number) -> Number:
 
 # fio option values (command line and job files) use kb_base=1024 by default:
 # bs=4k is 4096 bytes, size=100G is 100 GiB. Explicit 'KiB'/'kB' forms exist too.
-_FIO_OPTION_SIZE = re.compile(r"^\s*(?P<num>\d+(?:\.\d+)?)\s*(?P<prefix>[kKmMgGtTpP])?(?P<i>i)?(?P<b>[bB])?\s*$")
+_FIO_OPTION_SIZE = lazyre.compile(r"^\s*(?P<num>\d+(?:\.\d+)?)\s*(?P<prefix>[kKmMgGtTpP])?(?P<i>i)?(?P<b>[bB])?\s*$")
 
 
 def parse_fio_option_size(text: str) -> Number:
@@ -155,7 +159,7 @@ def parse_fio_option_size(text: str) -> Number:
 
 
 # dd operands: K/M/G are powers of 1024, kB/MB/GB powers of 1000, w=2 and b=512 bytes.
-_DD_SIZE = re.compile(r"^\s*(?P<num>\d+)(?P<suffix>c|w|b|kB|KB|K|k|MB|M|GB|G|TB|T|KiB|MiB|GiB|TiB)?\s*$")
+_DD_SIZE = lazyre.compile(r"^\s*(?P<num>\d+)(?P<suffix>c|w|b|kB|KB|K|k|MB|M|GB|G|TB|T|KiB|MiB|GiB|TiB)?\s*$")
 _DD_FACTOR = {
     None: 1,
     "c": 1,
@@ -186,7 +190,7 @@ def parse_dd_size(text: str) -> int:
     return int(match["num"]) * _DD_FACTOR[match["suffix"]]
 
 
-_FIO_TIME = re.compile(r"^\s*(?P<num>\d+(?:\.\d+)?)\s*(?P<unit>us|usec|ms|msec|s|sec|m|min|h|d)?\s*$")
+_FIO_TIME = lazyre.compile(r"^\s*(?P<num>\d+(?:\.\d+)?)\s*(?P<unit>us|usec|ms|msec|s|sec|m|min|h|d)?\s*$")
 _FIO_TIME_S = {
     None: Decimal(1),
     "s": Decimal(1),

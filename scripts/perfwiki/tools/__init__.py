@@ -7,24 +7,27 @@ is the order reports show their tools' comparisons in.
 
 from __future__ import annotations
 
-from typing import Any
+import importlib
+from typing import TYPE_CHECKING, Any
 
 from ..model import Run
-from .base import Tool
-from .dd import TOOL as DD
-from .fio import TOOL as FIO
-from .ioping import TOOL as IOPING
-from .iostat import TOOL as IOSTAT
-from .iperf3 import TOOL as IPERF3
-from .mbw import TOOL as MBW
-from .sysbench import TOOL as SYSBENCH
-from .unixbench import TOOL as UNIXBENCH
+from .programs import PROGRAMS
 
-REGISTRY: tuple[Tool, ...] = (FIO, IPERF3, UNIXBENCH, SYSBENCH, MBW, DD, IOPING, IOSTAT)
-NAMES: tuple[str, ...] = tuple(tool.name for tool in REGISTRY)
-_BY_NAME = {tool.name: tool for tool in REGISTRY}
-_BY_COMMAND = {command: tool for tool in REGISTRY for command in tool.commands}
-_BY_PATH_ONLY = {command: tool for tool in REGISTRY for command in tool.path_only_commands}
+if TYPE_CHECKING:
+    from .base import Tool
+
+NAMES: tuple[str, ...] = tuple(PROGRAMS)
+_LOADED: dict[str, Tool] = {}
+_BY_COMMAND = {command: name for name, (commands, _) in PROGRAMS.items() for command in commands}
+_BY_PATH_ONLY = {command: name for name, (_, commands) in PROGRAMS.items() for command in commands}
+
+
+def __getattr__(attribute: str) -> Any:
+    # REGISTRY loads every tool; a command names its tool without loading the others
+    # (`perfwiki parse` of a file of fio runs starts without importing the other parsers).
+    if attribute == "REGISTRY":
+        return tuple(get(name) for name in NAMES)
+    raise AttributeError(attribute)
 
 
 # A segment whose command does not name a tool is given to the tool that recognises
@@ -33,13 +36,19 @@ DETECT_THRESHOLD = 0.5
 
 
 def get(name: str) -> Tool:
-    """The registered tool of that name; KeyError for anything else."""
-    return _BY_NAME[name]
+    """The registered tool of that name, its package imported on first use; KeyError for anything else."""
+    tool = _LOADED.get(name)
+    if tool is None:
+        if name not in PROGRAMS:
+            raise KeyError(name)
+        tool = _LOADED[name] = importlib.import_module(f"{__name__}.{name}").TOOL
+    return tool
 
 
 def run_by(program: str, by_path: bool = False) -> Tool | None:
     """The tool a program name runs (`fio`, `fio.exe`; `Run` only as `./Run`)."""
-    return _BY_COMMAND.get(program) or (_BY_PATH_ONLY.get(program) if by_path else None)
+    name = _BY_COMMAND.get(program) or (_BY_PATH_ONLY.get(program) if by_path else None)
+    return get(name) if name else None
 
 
 def command_names() -> set[str]:
@@ -47,10 +56,16 @@ def command_names() -> set[str]:
     return set(_BY_COMMAND)
 
 
+def all_command_names() -> set[str]:
+    """Every program name that runs a known tool, with those that count only when run by path (`Run`)."""
+    return set(_BY_COMMAND) | set(_BY_PATH_ONLY)
+
+
 def detect(text: str) -> Tool | None:
     """The tool whose output `text` most looks like, if any is confident."""
     best, best_score = None, 0.0
-    for tool in REGISTRY:
+    for name in NAMES:
+        tool = get(name)
         score = tool.detect(text)
         if score > best_score:
             best, best_score = tool, score
@@ -66,9 +81,9 @@ def fingerprints(run: Run) -> dict[str | None, dict[str, Any]]:
 def validate(run: Run) -> list[str]:
     """Schema errors of a run, empty when it is well formed: a known tool and format, an id, a line range."""
     errors = []
-    if run.tool not in _BY_NAME:
+    if run.tool not in PROGRAMS:
         errors.append(f"unknown tool {run.tool!r}")
-    elif run.format not in (*_BY_NAME[run.tool].formats, "manual"):
+    elif run.format not in (*get(run.tool).formats, "manual"):
         errors.append(f"unknown format {run.format!r} for {run.tool}")
     if not run.id:
         errors.append("empty run id")

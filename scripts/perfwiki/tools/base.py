@@ -18,6 +18,7 @@ from typing import Any
 from .. import units
 from ..findings import Check, Evidence, Finding, by_severity
 from ..model import Run
+from .programs import PROGRAMS
 
 
 @dataclass
@@ -84,9 +85,6 @@ class Tool:
     name: str = ""
     # The module with detect(text), parse(text), params(report, command) and optionally command_fits.
     parser: ModuleType
-    # Program names that run it (`sudo fio ...`), and names that count only when run by path (`./Run`).
-    commands: tuple[str, ...] = ()
-    path_only_commands: tuple[str, ...] = ()
     formats: tuple[str, ...] = ("text",)
     # How the tool prints byte quantities ("iec": KiB/MiB, "si": kB/MB); pages show that by default.
     printed_prefixes: str = "iec"
@@ -105,6 +103,16 @@ class Tool:
     scenario_group: str | None = None
 
     # -- recognising and parsing ----------------------------------------------------------
+
+    @property
+    def commands(self) -> tuple[str, ...]:
+        """Program names that run it (`sudo fio ...`); tools/programs.py lists them for every tool."""
+        return PROGRAMS[self.name][0]
+
+    @property
+    def path_only_commands(self) -> tuple[str, ...]:
+        """Names that count only when run by path (`./Run`)."""
+        return PROGRAMS[self.name][1]
 
     def detect(self, text: str) -> float:
         """How much `text` looks like this tool's output, 0 to 1."""

@@ -13,7 +13,6 @@ from . import parser
 class Dd(Tool):
     name = "dd"
     parser = parser
-    commands = ("dd",)
     printed_prefixes = "si"  # dd prints kB/MB/GB (powers of 1000)
     metrics = (Metric("bandwidth", "dd throughput", "B/s", True, metric_at("bytes_per_s")),)
     fingerprint_names = {"bs_bytes": "block size", "direction": "direction", "conv": "conv", "oflag": "oflag"}

@@ -32,22 +32,22 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from ... import units
+from ... import lazyre, units
 from ..base import ToolReport
 
 _NUMBER = r"\d+(?:[.,]\d+)?(?:e[-+]?\d+)?"
-_TRANSFER = re.compile(
+_TRANSFER = lazyre.compile(
     r"^\D*?(?P<bytes>\d+)(?!\d|[.,]\d|\+)\D.*?[,，]\s*(?P<secs>" + _NUMBER + r")\s*s(?:econds?)?\s*[,，]\s*"
     r"(?:(?P<rate>" + _NUMBER + r")\s*(?P<unit>[kKMGTPE]?B)|(?P<inf>Infinity)\s*B)/s\s*$"
 )
-_BSD = re.compile(r"^\s*(?P<bytes>\d+) bytes transferred in (?P<secs>[\d.]+) secs \((?P<rate>\d+) bytes/sec\)\s*$")
-_RECORDS = re.compile(r"^\D*?(?P<full>\d+)\+(?P<partial>\d+)\D*$")
-_BASH_TIME = re.compile(r"^\s*(?P<key>real|user|sys)\s+(?:(?P<m>\d+)m)?(?P<s>\d+(?:[.,]\d+)?)s\s*$")
-_POSIX_TIME = re.compile(r"^\s*(?P<key>real|user|sys) (?P<s>\d+(?:[.,]\d+)?)\s*$")
-_GNU_TIME = re.compile(
+_BSD = lazyre.compile(r"^\s*(?P<bytes>\d+) bytes transferred in (?P<secs>[\d.]+) secs \((?P<rate>\d+) bytes/sec\)\s*$")
+_RECORDS = lazyre.compile(r"^\D*?(?P<full>\d+)\+(?P<partial>\d+)\D*$")
+_BASH_TIME = lazyre.compile(r"^\s*(?P<key>real|user|sys)\s+(?:(?P<m>\d+)m)?(?P<s>\d+(?:[.,]\d+)?)s\s*$")
+_POSIX_TIME = lazyre.compile(r"^\s*(?P<key>real|user|sys) (?P<s>\d+(?:[.,]\d+)?)\s*$")
+_GNU_TIME = lazyre.compile(
     r"^\s*(?P<user>[\d.]+)user (?P<sys>[\d.]+)system (?:(?P<h>\d+):)?(?P<m>\d+):(?P<s>[\d.]+)elapsed"
 )
-_GNU_TIME_V = re.compile(
+_GNU_TIME_V = lazyre.compile(
     r"^\s*(?:(?P<user>User time \(seconds\)): (?P<u>[\d.]+)|(?P<sys>System time \(seconds\)): (?P<y>[\d.]+)"
     r"|Elapsed \(wall clock\) time \([^)]*\): (?:(?P<h>\d+):)?(?P<m>\d+):(?P<s>[\d.]+))\s*$"
 )
@@ -60,7 +60,9 @@ class DdReport(ToolReport):
 
 
 def detect(text: str) -> float:
-    if any(_TRANSFER.match(line) or _BSD.match(line) for line in text.split("\n")):
+    # Both summary lines end in their rate: only such lines are matched against the long patterns.
+    ends = [line for line in text.split("\n") if line.rstrip().endswith(("/s", "bytes/sec)"))]
+    if any(_TRANSFER.match(line) or _BSD.match(line) for line in ends):
         return 0.9 if re.search(r"\d+\+\d+", text) else 0.6
     return 0.0
 
@@ -174,7 +176,9 @@ def parse(text: str) -> list[DdReport]:
     return reports
 
 
-_DD_OPERAND = re.compile(r"(?:^|\s)(?P<key>if|of|bs|ibs|obs|count|skip|seek|conv|oflag|iflag|status)=(?P<value>\S+)")
+_DD_OPERAND = lazyre.compile(
+    r"(?:^|\s)(?P<key>if|of|bs|ibs|obs|count|skip|seek|conv|oflag|iflag|status)=(?P<value>\S+)"
+)
 
 
 def params(report: DdReport, command: str | None) -> tuple[dict[str, Any], list[str]]:

@@ -13,7 +13,6 @@ from typing import Any
 from ...model import Run
 from ..base import Metric, Tool
 from . import checks, pages, parser
-from .options import COMMANDS
 
 
 def _jobs(run: Run, direction: str | None) -> list[dict[str, Any]]:
@@ -80,7 +79,6 @@ def read_mix(params: dict[str, Any]) -> int | None:
 class Fio(Tool):
     name = "fio"
     parser = parser
-    commands = COMMANDS
     formats = ("text", "json", "json+", "terse")
     metrics = (
         Metric("iops", "IOPS", "IOPS", True, _sum("iops")),

@@ -13,9 +13,10 @@ from typing import Any
 
 from ... import units
 from ...shell import basename, shell_words
+from ..programs import PROGRAMS
 
 # The names fio is run by.
-COMMANDS = ("fio", "fio.exe")
+COMMANDS = PROGRAMS["fio"][0]
 
 
 def _flag(value: str) -> bool:

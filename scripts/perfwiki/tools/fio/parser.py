@@ -59,88 +59,88 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ... import units
+from ... import lazyre, units
 from . import json_output, terse
 from .options import params_from_command, params_from_options
 from .report import PSHARED_NOTICE, FioReport, fio_message
 
-_VERSION = re.compile(r"^\s*(?:fio-)?(?P<v>\d+\.\d+(?:\.\d+)?(?:-[\w.-]+)?)\s*$")
-_JOB_HEADER = re.compile(
+_VERSION = lazyre.compile(r"^\s*(?:fio-)?(?P<v>\d+\.\d+(?:\.\d+)?(?:-[\w.-]+)?)\s*$")
+_JOB_HEADER = lazyre.compile(
     r"^(?P<name>\S.*?): \(g=(?P<g>\d+)\): rw=(?P<rw>\w+), bs=(?P<bs>.*?), "
     r"ioengine=(?P<engine>[^,]+), iodepth=(?P<qd>\d+)\s*$"
 )
-_STARTING = re.compile(r"^\s*Starting \d+ (?:process|thread)")
-_RESULT_HEADER = re.compile(
+_STARTING = lazyre.compile(r"^\s*Starting \d+ (?:process|thread)")
+_RESULT_HEADER = lazyre.compile(
     r"^(?P<name>.+?): \(groupid=(?P<g>\d+), jobs=(?P<jobs>\d+)\): "
     r"err=\s*(?P<err>\d+)(?: \((?P<errtext>.*)\))?: pid=(?P<pid>\d+)(?::\s*(?P<date>.*?))?\s*$"
 )
 # fio 2.0-2.16: "  write: io=1024.0MB, bw=48273KB/s, iops=12068, runt= 21722msec"
-_DIRECTION_2X = re.compile(
+_DIRECTION_2X = lazyre.compile(
     r"^\s*(?P<dir>read|write|trim|mixed)\s*: io=(?P<io>[^,]+?)\s*, bw=(?P<bw>[^,]+?)\s*, "
     r"iops=(?P<iops>[\d.]+[KMG]?)\s*, runt=\s*(?P<runt>\d+)msec\s*$"
 )
-_DIRECTION = re.compile(
+_DIRECTION = lazyre.compile(
     r"^\s*(?P<dir>read|write|trim|mixed)\s*: IOPS=(?P<iops>[\d.]+[kMG]?), "
     r"BW=(?P<bw>[^ (]+) \((?P<bw_alt>[^)]+)\)\((?P<io>[^/]+)/(?P<runt>\d+)msec\)(?P<rest>.*)$"
 )
-_LATENCY = re.compile(
+_LATENCY = lazyre.compile(
     r"^\s*(?P<kind>slat|clat|lat|sync) \((?P<unit>[num]?sec)\): min=\s*(?P<min>[\d.]+[kKMG]?)\s*,\s*"
     r"max=\s*(?P<max>[\d.]+[kKMG]?)\s*,\s*avg=\s*(?P<avg>[\d.]+)\s*,\s*stdev=\s*(?P<stdev>[\d.]+)\s*$"
 )
-_PERCENTILE_HEADER = re.compile(r"^\s*(?P<kind>clat|lat|slat|sync) percentiles \((?P<unit>[num]?sec)\):\s*$")
-_PERCENTILE_ROW = re.compile(r"^\s*\|(?P<body>.*)$")
-_PERCENTILE_ENTRY = re.compile(r"(?P<p>\d+\.\d+)th=\[\s*(?P<v>\d+)\]")
-_BW_SAMPLES = re.compile(
+_PERCENTILE_HEADER = lazyre.compile(r"^\s*(?P<kind>clat|lat|slat|sync) percentiles \((?P<unit>[num]?sec)\):\s*$")
+_PERCENTILE_ROW = lazyre.compile(r"^\s*\|(?P<body>.*)$")
+_PERCENTILE_ENTRY = lazyre.compile(r"(?P<p>\d+\.\d+)th=\[\s*(?P<v>\d+)\]")
+_BW_SAMPLES = lazyre.compile(
     r"^\s*bw \(\s*(?P<unit>[KMG]i?B|[kKMG]i?bit|B)\s*/s\)\s*: min=\s*(?P<min>\d+)\s*, max=\s*(?P<max>\d+)\s*, "
     r"per=\s*(?P<per>[\d.]+)%, avg=\s*(?P<avg>[\d.]+), stdev=\s*(?P<stdev>[\d.]+)(?:, samples=\s*(?P<n>\d+))?\s*$"
 )
-_IOPS_SAMPLES = re.compile(
+_IOPS_SAMPLES = lazyre.compile(
     r"^\s*iops\s*: min=\s*(?P<min>\d+), max=\s*(?P<max>\d+), avg=\s*(?P<avg>[\d.]+), "
     r"stdev=\s*(?P<stdev>[\d.]+)(?:, samples=\s*(?P<n>\d+))?\s*$"
 )
-_LAT_BUCKETS = re.compile(r"^\s*lat \((?P<unit>[num]sec)\)\s*: (?P<body>.*)$")
-_BUCKET = re.compile(r"(?P<ge>>=)?(?P<k>\d+)=(?P<pct>[\d.]+)%")
-_CPU = re.compile(
+_LAT_BUCKETS = lazyre.compile(r"^\s*lat \((?P<unit>[num]sec)\)\s*: (?P<body>.*)$")
+_BUCKET = lazyre.compile(r"(?P<ge>>=)?(?P<k>\d+)=(?P<pct>[\d.]+)%")
+_CPU = lazyre.compile(
     r"^\s*cpu\s*: usr=(?P<usr>[\d.]+)%, sys=(?P<sys>[\d.]+)%, ctx=(?P<ctx>\d+), "
     r"majf=(?P<majf>\d+), minf=(?P<minf>\d+)\s*$"
 )
-_DEPTHS = re.compile(r"^\s*(?P<kind>IO depths|submit|complete)\s*: (?P<body>.*)$")
-_ISSUED = re.compile(
+_DEPTHS = lazyre.compile(r"^\s*(?P<kind>IO depths|submit|complete)\s*: (?P<body>.*)$")
+_ISSUED = lazyre.compile(
     r"^\s*issued rwts?: total=(?P<total>[\d,]+?),? short=(?P<short>[\d,]+?),? dropped=(?P<dropped>[\d,]+)\s*$"
 )
-_ISSUED_2X = re.compile(
+_ISSUED_2X = lazyre.compile(
     r"^\s*issued\s*: total=r=(?P<r>\d+)/w=(?P<w>\d+)/d=(?P<d>\d+), short=r=(?P<sr>\d+)/w=(?P<sw>\d+)/d=(?P<sd>\d+)"
     r"(?:, drop=r=(?P<dr>\d+)/w=(?P<dw>\d+)/d=(?P<dd>\d+))?\s*$"
 )
-_SYNC_HEADER = re.compile(r"^\s*fsync/fdatasync/sync_file_range(?:/syncfs)?:\s*$")
-_ERRORS = re.compile(r"^\s*errors\s*: total=(?P<total>\d+), first_error=(?P<first>\d+)/<(?P<text>[^>]*)>\s*$")
-_STEADYSTATE = re.compile(r"^\s*steadystate\s*: attained=(?P<attained>\w+)")
-_LATENCY_TARGET = re.compile(r"^\s*latency\s*: target=")
-_RUN_STATUS = re.compile(r"^\s*Run status group (?P<g>\d+) \(all jobs\):\s*$")
-_GROUP_LINE = re.compile(
+_SYNC_HEADER = lazyre.compile(r"^\s*fsync/fdatasync/sync_file_range(?:/syncfs)?:\s*$")
+_ERRORS = lazyre.compile(r"^\s*errors\s*: total=(?P<total>\d+), first_error=(?P<first>\d+)/<(?P<text>[^>]*)>\s*$")
+_STEADYSTATE = lazyre.compile(r"^\s*steadystate\s*: attained=(?P<attained>\w+)")
+_LATENCY_TARGET = lazyre.compile(r"^\s*latency\s*: target=")
+_RUN_STATUS = lazyre.compile(r"^\s*Run status group (?P<g>\d+) \(all jobs\):\s*$")
+_GROUP_LINE = lazyre.compile(
     r"^\s*(?P<dir>READ|WRITE|TRIM|MIXED): bw=(?P<bw>\S+) \((?P<bw_alt>[^)]+)\), "
     r"(?P<min>\S+)-(?P<max>\S+) \((?P<min_alt>[^-]+)-(?P<max_alt>[^)]+)\), "
     r"io=(?P<io>\S+) \((?P<io_alt>[^)]+)\), run=(?P<rmin>\d+)-(?P<rmax>\d+)msec\s*$"
 )
 # fio 2.0-2.16: "  WRITE: io=1024.0MB, aggrb=48272KB/s, minb=..., maxb=..., mint=21722msec, maxt=21722msec"
-_GROUP_LINE_2X = re.compile(
+_GROUP_LINE_2X = lazyre.compile(
     r"^\s*(?P<dir>READ|WRITE|TRIM|MIXED): io=(?P<io>[^,]+?)\s*, aggrb=(?P<bw>[^,]+?)\s*, minb=(?P<min>[^,]+?)\s*, "
     r"maxb=(?P<max>[^,]+?)\s*, mint=(?P<rmin>\d+)msec, maxt=(?P<rmax>\d+)msec\s*$"
 )
 # A job file shown in the text: "[global]", "[iometer]", "rw=randrw", "time_based".
-_JOBFILE_SECTION = re.compile(r"^\s*\[(?P<name>[^\]\s][^\]]*)\]\s*$")
-_JOBFILE_OPTION = re.compile(r"^\s*(?P<key>[a-z_]+)\s*(?:=\s*(?P<value>.*?))?\s*$")
+_JOBFILE_SECTION = lazyre.compile(r"^\s*\[(?P<name>[^\]\s][^\]]*)\]\s*$")
+_JOBFILE_OPTION = lazyre.compile(r"^\s*(?P<key>[a-z_]+)\s*(?:=\s*(?P<value>.*?))?\s*$")
 # A short line of the author's between reports names the next one ("direct sync").
 _MAX_LABEL_CHARS = 60
-_DISK_HEADER = re.compile(r"^\s*Disk stats \(read/write\):\s*$")
-_DISK_LINE = re.compile(r"^\s*(?P<name>[^\s:]+): (?P<body>ios=.*)$")
+_DISK_HEADER = lazyre.compile(r"^\s*Disk stats \(read/write\):\s*$")
+_DISK_LINE = lazyre.compile(r"^\s*(?P<name>[^\s:]+): (?P<body>ios=.*)$")
 # Lines fio prints that carry nothing we report; recognised so that anything
 # else can be flagged instead of silently dropped.
 _NOISE = [
-    re.compile(r"^\s*Jobs: \d+"),
-    re.compile(r"^\s*\.\.\.\s*$"),
-    re.compile(r"^\s*\S+: Laying out IO file"),
-    re.compile(r"^\s*Description\s*: \["),
+    lazyre.compile(r"^\s*Jobs: \d+"),
+    lazyre.compile(r"^\s*\.\.\.\s*$"),
+    lazyre.compile(r"^\s*\S+: Laying out IO file"),
+    lazyre.compile(r"^\s*Description\s*: \["),
 ]
 
 
@@ -206,8 +206,8 @@ def _bw_samples(match: re.Match[str], legacy: bool) -> dict[str, units.Number]:
     return samples
 
 
-_DISK_PERCENT = re.compile(r"(\d+(?:\.\d+)?)%")
-_DISK_PAIR = re.compile(r"(\d+)/(\d+)")
+_DISK_PERCENT = lazyre.compile(r"(\d+(?:\.\d+)?)%")
+_DISK_PAIR = lazyre.compile(r"(\d+)/(\d+)")
 
 
 def _disk(match: re.Match[str]) -> dict[str, Any]:
@@ -234,6 +234,31 @@ def _disk(match: re.Match[str]) -> dict[str, Any]:
     return disk
 
 
+# Every handler of a line, in the order they are tried.
+_HANDLERS = (
+    "_version",
+    "_job_header",
+    "_result_header",
+    "_direction",
+    "_latency",
+    "_percentile_header",
+    "_samples",
+    "_job_line",
+    "_status",
+    "_disks",
+)
+# The handlers a line's first word points to, in the same order.
+_LIKELY_HANDLERS = {
+    **dict.fromkeys(("read", "write", "trim", "mixed"), ("_direction",)),
+    **dict.fromkeys(("slat", "clat", "sync"), ("_latency", "_percentile_header")),
+    "lat": ("_latency", "_percentile_header", "_job_line"),
+    **dict.fromkeys(("bw", "iops"), ("_samples",)),
+    **dict.fromkeys(("cpu", "IO", "submit", "complete", "issued", "errors", "steadystate", "latency"), ("_job_line",)),
+    **dict.fromkeys(("Run", "READ", "WRITE", "TRIM", "MIXED"), ("_status",)),
+    "Disk": ("_disks",),
+}
+
+
 class _Parser:
     """A line-by-line state machine over one segment's output."""
 
@@ -250,6 +275,11 @@ class _Parser:
         self.job_file: dict[str, list[tuple[str, str | None]]] = {}
         self.job_file_section: str | None = None
         self.pending_label: str | None = None
+        self.handlers = tuple(getattr(self, name) for name in _HANDLERS)
+        self.handlers_by_word = {
+            word: tuple(getattr(self, name) for name in names) + self.handlers
+            for word, names in _LIKELY_HANDLERS.items()
+        }
 
     def run(self) -> list[FioReport]:
         for index, line in enumerate(self.lines):
@@ -284,18 +314,9 @@ class _Parser:
             self.report.line_end = index
             return
         self.percentiles = None
-        for handler in (
-            self._version,
-            self._job_header,
-            self._result_header,
-            self._direction,
-            self._latency,
-            self._percentile_header,
-            self._samples,
-            self._job_line,
-            self._status,
-            self._disks,
-        ):
+        # Most lines say by their first word which handler reads them ("clat", "bw", "cpu"); only
+        # those are tried first. A line none of them takes (a job named "read") goes through all.
+        for handler in self.handlers_by_word.get(line.split(None, 1)[0].rstrip(":"), self.handlers):
             if handler(index, line):
                 if self.report is not None:
                     self.report.line_end = max(self.report.line_end, index)
@@ -475,8 +496,8 @@ class _Parser:
 
     def _percentile_row(self, line: str) -> None:
         table, unit = self.percentiles
-        for entry in _PERCENTILE_ENTRY.finditer(line):
-            table[f"{float(entry['p']):.2f}"] = units.to_ns(entry["v"], unit)
+        for percentile, value in _PERCENTILE_ENTRY.findall(line):
+            table[f"{float(percentile):.2f}"] = units.to_ns(value, unit)
 
     def _samples(self, index: int, line: str) -> bool:
         if self.direction is None:

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import Any
+
+from ... import lazyre
 
 DIRECTIONS = ("read", "write", "trim", "mixed")
 
 # Every Windows build prints this; it says nothing about the run.
-PSHARED_NOTICE = re.compile(r"^\s*fio: this platform does not support process shared mutexes")
+PSHARED_NOTICE = lazyre.compile(r"^\s*fio: this platform does not support process shared mutexes")
 
 
 def fio_message(line: str) -> str | None:

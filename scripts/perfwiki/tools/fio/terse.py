@@ -20,13 +20,12 @@ fio's six decimals.
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
-from ... import units
+from ... import lazyre, units
 from .report import FioReport
 
-TERSE_LINE = re.compile(r"^(?P<v>[345]);fio-[^;]*;")
+TERSE_LINE = lazyre.compile(r"^(?P<v>[345]);fio-[^;]*;")
 _DEPTHS = ("1", "2", "4", "8", "16", "32", ">=64")
 _US_EDGES = (2, 4, 10, 20, 50, 100, 250, 500, 750, 1000)
 _MS_EDGES = (2, 4, 10, 20, 50, 100, 250, 500, 750, 1000, 2000)
@@ -152,6 +151,8 @@ def parse_line(line: str) -> tuple[dict[str, Any], list[dict[str, Any]], str]:
 def parse(text: str) -> list[FioReport]:
     """One report per run of consecutive terse lines (a job each); broken lines become problems."""
     reports: list[FioReport] = []
+    if ";fio-" not in text:
+        return reports  # no terse line: the common case, decided without looking at each line
     current: FioReport | None = None
     for index, line in enumerate(text.split("\n")):
         if not TERSE_LINE.match(line.strip()):

@@ -13,7 +13,6 @@ from . import parser
 class Ioping(Tool):
     name = "ioping"
     parser = parser
-    commands = ("ioping",)
     formats = ("text", "json")
     metrics = (
         Metric("lat_avg", "Average latency", "ns", False, metric_at("lat_ns", "avg")),

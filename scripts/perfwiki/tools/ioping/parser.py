@@ -33,25 +33,25 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from ... import units
+from ... import lazyre, units
 from ..base import ToolReport
 
 _TIME = r"[\d.]+\s*(?:ns|us|ms|s|min|hour)"
-_REQUEST = re.compile(
+_REQUEST = lazyre.compile(
     r"^\s*(?P<size>[\d.]+\s*[KMGTP]?i?B)\s+(?:<<<|>>>|from|to)\s+(?P<target>.+?):\s+"
     r"request=(?P<n>\d+)\s+time=(?P<time>" + _TIME + r")(?:\s+\((?P<notice>[^)]*)\))?\s*$"
 )
-_HEADER = re.compile(r"^\s*---\s+(?P<target>.+?)\s+ioping statistics\s+---\s*$")
-_COMPLETED = re.compile(
+_HEADER = lazyre.compile(r"^\s*---\s+(?P<target>.+?)\s+ioping statistics\s+---\s*$")
+_COMPLETED = lazyre.compile(
     r"^\s*(?P<requests>[\d.]+\s*[kMG]?)\s+requests completed in\s+(?P<time>" + _TIME + r"),\s*"
     r"(?:(?P<bytes>[\d.]+\s*[KMGTP]?i?B)\s+(?:read|written),\s*)?"
     r"(?P<iops>[\d.]+\s*[kMG]?)\s+iops,\s*(?P<rate>[\d.]+\s*(?:[KMGTP]i?B|B|mb)/s)\s*$"
 )
-_GENERATED = re.compile(
+_GENERATED = lazyre.compile(
     r"^\s*(?:.*?,\s*)?generated\s+(?P<requests>[\d.]+\s*[kMG]?)\s+requests in\s+(?P<time>" + _TIME + r"),\s*"
     r"(?P<bytes>[\d.]+\s*[KMGTP]?i?B),\s*(?P<iops>[\d.]+\s*[kMG]?)\s+iops,\s*(?P<rate>[\d.]+\s*[KMGTP]?i?B/s)\s*$"
 )
-_STATS = re.compile(r"^\s*min/avg/max/mdev\s*=\s*(?P<values>.+?)\s*$")
+_STATS = lazyre.compile(r"^\s*min/avg/max/mdev\s*=\s*(?P<values>.+?)\s*$")
 
 
 @dataclass
@@ -61,9 +61,12 @@ class IopingReport(ToolReport):
 
 
 def detect(text: str) -> float:
-    if re.search(r"ioping statistics ---", text) or re.search(r"^\s*min/avg/max/mdev = ", text, re.M):
+    # Substring tests before the patterns: detect runs on every segment, and most are no ioping at all.
+    if "ioping statistics ---" in text or (
+        "min/avg/max/mdev = " in text and re.search(r"^\s*min/avg/max/mdev = ", text, re.M)
+    ):
         return 1.0 if "ioping" in text or "requests completed" in text else 0.4
-    if re.search(r'"stat"\s*:\s*\{', text) and '"iops"' in text:
+    if '"iops"' in text and re.search(r'"stat"\s*:\s*\{', text):
         return 0.8
     return 0.0
 

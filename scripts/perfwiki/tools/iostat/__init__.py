@@ -67,7 +67,6 @@ def devices_table(metrics: dict[str, Any]) -> dict[str, Any]:
 class Iostat(Tool):
     name = "iostat"
     parser = parser
-    commands = ("iostat",)
     formats = ("text", "json")
     checks = (busy_device,)
 

@@ -34,6 +34,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from ... import lazyre
 from ..base import ToolReport
 
 # header column -> (metric name, factor to canonical units)
@@ -89,14 +90,14 @@ _COLUMNS: dict[str, tuple[str, float]] = {
 }
 _CPU_COLUMNS = {"%user": "user_pct", "%nice": "nice_pct", "%system": "system_pct", "%iowait": "iowait_pct"}
 _CPU_COLUMNS |= {"%steal": "steal_pct", "%idle": "idle_pct"}
-_BANNER = re.compile(
+_BANNER = lazyre.compile(
     r"^(?P<kernel>\w+ \S+) \((?P<host>[^)]*)\)\s+(?P<date>\S+)\s+_(?P<arch>\S+?)_\s+\((?P<cpus>\d+) CPU\)"
 )
-_TIMESTAMP = re.compile(
+_TIMESTAMP = lazyre.compile(
     r"^\s*(?:\d{1,4}[/.-]\d{1,2}[/.-]\d{1,4}(?:T|\s+)\d{1,2}:\d{2}:\d{2}(?:\s*[AP]M)?(?:[+-]\d{4})?"
     r"|\d{4}年\d{1,2}月\d{1,2}日\s+\d{1,2}时\d{1,2}分\d{1,2}秒)\s*$"
 )
-_NUMBER = re.compile(r"^-?\d+(?:[.,]\d+)?$")
+_NUMBER = lazyre.compile(r"^-?\d+(?:[.,]\d+)?$")
 
 
 @dataclass
@@ -108,7 +109,12 @@ class IostatReport(ToolReport):
 
 
 def detect(text: str) -> float:
-    if re.search(r"^\s*Device:?\s+(?:rrqm/s|r/s|tps)\b", text, re.M) or re.search(r"^\s*avg-cpu:\s+%user", text, re.M):
+    # The substring tests first: detect runs on every segment, and most are no iostat at all.
+    if (
+        ("Device" in text or "avg-cpu" in text)
+        and re.search(r"^\s*Device:?\s+(?:rrqm/s|r/s|tps)\b", text, re.M)
+        or re.search(r"^\s*avg-cpu:\s+%user", text, re.M)
+    ):
         return 1.0
     if '"sysstat"' in text and '"disk"' in text:
         return 0.9

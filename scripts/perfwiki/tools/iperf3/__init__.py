@@ -95,7 +95,6 @@ def intervals_chart(series: list[tuple[str, list[dict[str, Any]]]], chart_id: st
 class Iperf3(Tool):
     name = "iperf3"
     parser = parser
-    commands = ("iperf3", "iperf3.exe")
     formats = ("text", "json")
     loopback_server = ("iperf3", "-s", "--forceflush", "-B", "127.0.0.1", "-p", "{port}")
     server_ready = "Server listening"

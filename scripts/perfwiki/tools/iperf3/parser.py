@@ -30,24 +30,24 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from ... import units
+from ... import lazyre, units
 from ..base import ToolReport
 
 _BYTES = {"Bytes": 1, "KBytes": 2**10, "MBytes": 2**20, "GBytes": 2**30, "TBytes": 2**40}
 _BITS = {"bits": 1, "Kbits": 10**3, "Mbits": 10**6, "Gbits": 10**9, "Tbits": 10**12}
-_ROW = re.compile(
+_ROW = lazyre.compile(
     r"^(?:.*?\s)?\[\s*(?P<id>\d+|SUM)\](?:\[(?P<role>[TR]X-[CS])\])?\s+(?P<start>[\d.]+)-\s*(?P<end>[\d.]+)\s+sec\s+"
     r"(?P<amount>[\d.]+)\s+(?P<amount_unit>[KMGT]?Bytes)\s+(?P<rate>[\d.]+)\s+(?P<rate_unit>[KMGT]?(?:bits|Bytes))/sec"
     r"(?P<rest>.*)$"
 )
-_UDP_REST = re.compile(
+_UDP_REST = lazyre.compile(
     r"^\s+(?P<jitter>[\d.]+)\s+ms\s+(?P<lost>\d+|Unknown)/\s*(?P<total>\d+)\s+\((?P<pct>[^)]*)%\)\s*(?P<end>sender|receiver)?"
 )
-_TCP_REST = re.compile(
+_TCP_REST = lazyre.compile(
     r"^\s+(?P<retr>\d+)(?:\s+(?P<cwnd>[\d.]+)\s+(?P<cwnd_unit>[KMGT]?Bytes))?\s*(?P<end>sender|receiver)?\s*$"
 )
-_END_ONLY = re.compile(r"^\s*(?P<end>sender|receiver)\s*$")
-_ERROR = re.compile(r"^\s*iperf3?: (?:error|interrupt) - (?P<message>.+?)\s*$")
+_END_ONLY = lazyre.compile(r"^\s*(?P<end>sender|receiver)\s*$")
+_ERROR = lazyre.compile(r"^\s*iperf3?: (?:error|interrupt) - (?P<message>.+?)\s*$")
 
 
 @dataclass
@@ -57,11 +57,19 @@ class Iperf3Report(ToolReport):
 
 
 def detect(text: str) -> float:
-    if re.search(r"^\s*\[ ID\](?:\[Role\])? Interval\s+Transfer\s+(?:Bitrate|Bandwidth)", text, re.M):
+    # Substring tests before the patterns: detect runs on every segment, and most are no iperf3 at all.
+    if "Interval" in text and re.search(
+        r"^\s*\[ ID\](?:\[Role\])? Interval\s+Transfer\s+(?:Bitrate|Bandwidth)", text, re.M
+    ):
         return 1.0
     if "Connecting to host" in text or "Server listening on" in text:
         return 0.8
-    if re.search(r'"test_start"\s*:', text) and '"sum_sent"' in text or '"sum_received"' in text:
+    if (
+        '"test_start"' in text
+        and re.search(r'"test_start"\s*:', text)
+        and '"sum_sent"' in text
+        or '"sum_received"' in text
+    ):
         return 0.9
     return 0.0
 
@@ -353,7 +361,7 @@ def _parse_json(text: str) -> list[Iperf3Report]:
 # iperf2 looks like iperf3 but is another program with other columns and other meanings
 # ("Client connecting to ...", "connected with", a "Server Report:" block, Write/Err and PPS
 # columns). perfwiki does not read it: it says so on the line, rather than calling it iperf3.
-_IPERF2 = re.compile(
+_IPERF2 = lazyre.compile(
     r"^\s*(?:Client connecting to \S+, (?:TCP|UDP) port|Server listening on (?:TCP|UDP) port"
     r"|\[\s*\d+\] Server Report:|\[\s*\d+\] local \S+ port \d+ connected with )"
 )

@@ -68,7 +68,6 @@ def iterations_chart(methods: dict[str, dict[str, Any]], chart_id: str) -> dict[
 class Mbw(Tool):
     name = "mbw"
     parser = parser
-    commands = ("mbw",)
     metrics = (
         Metric(
             "bandwidth", "Memory copy bandwidth (AVG)", "B/s", True, metric_at("methods", "{part}", "avg_bytes_per_s")

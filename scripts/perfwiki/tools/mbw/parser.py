@@ -25,16 +25,16 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from ... import units
+from ... import lazyre, units
 from ..base import ToolReport
 
-_LINE = re.compile(
+_LINE = lazyre.compile(
     r"^\s*(?P<run>\d+|AVG)\s+Method:\s+(?P<method>\w+)\s+Elapsed:\s+(?P<elapsed>[\d.]+)\s+"
     r"MiB:\s+(?P<mib>[\d.]+)\s+Copy:\s+(?P<rate>[\d.]+|inf)\s+MiB/s\s*$"
 )
-_ALLOCATING = re.compile(r"Allocating 2\*(?P<elements>\d+) elements = (?P<bytes>\d+) bytes")
-_BLOCK = re.compile(r"^\s*Using (?P<bytes>\d+) bytes as blocks")
-_RUNS = re.compile(r"Doing (?P<runs>\d+) runs per test")
+_ALLOCATING = lazyre.compile(r"Allocating 2\*(?P<elements>\d+) elements = (?P<bytes>\d+) bytes")
+_BLOCK = lazyre.compile(r"^\s*Using (?P<bytes>\d+) bytes as blocks")
+_RUNS = lazyre.compile(r"Doing (?P<runs>\d+) runs per test")
 
 
 @dataclass

@@ -13,7 +13,6 @@ from . import parser
 class Sysbench(Tool):
     name = "sysbench"
     parser = parser
-    commands = ("sysbench",)
     metrics = (
         Metric("events", "Events per second", "events/s", True, metric_at("events_per_s")),
         Metric("bandwidth", "Throughput", "B/s", True, metric_at("bytes_per_s")),

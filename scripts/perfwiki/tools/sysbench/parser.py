@@ -35,43 +35,44 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from ... import lazyre
 from ..base import ToolReport
 
 MiB = 2**20
 # The banner opens each run; a log may put a prefix before it ("CPU 0 sysbench 1.0.11 (using ...").
-_BANNER = re.compile(r"^\s*(?:\S.*?\s)?sysbench (?P<v>\d+\.\d+(?:\.\d+)?(?:-\S+)?)(?::|\s|$)")
+_BANNER = lazyre.compile(r"^\s*(?:\S.*?\s)?sysbench (?P<v>\d+\.\d+(?:\.\d+)?(?:-\S+)?)(?::|\s|$)")
 # What a run prints once: met again with no banner between, it is another run's result, and the
 # run says so instead of letting the second overwrite the first.
 _ONCE = ("total_events", "ops", "transferred", "events_per_s")
 _VALUE = r"([\d.]+)"
 _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
-    ("threads", re.compile(r"^\s*Number of threads:\s*(\d+)")),
-    ("prime", re.compile(r"^\s*(?:Prime numbers limit|Maximum prime number checked in CPU test):\s*(\d+)")),
-    ("events_per_s", re.compile(r"^\s*events (?:per second|/s \(eps\)):\s*" + _VALUE)),
-    ("total_time_s", re.compile(r"^\s*(?:total time|time elapsed):\s*" + _VALUE + r"s")),
-    ("total_events", re.compile(r"^\s*total number of events:\s*(\d+)")),
-    ("lat_min", re.compile(r"^\s*min:\s*" + _VALUE + r"(ms)?\s*$")),
-    ("lat_avg", re.compile(r"^\s*avg:\s*" + _VALUE + r"(ms)?\s*$")),
-    ("lat_max", re.compile(r"^\s*max:\s*" + _VALUE + r"(ms)?\s*$")),
-    ("lat_pct", re.compile(r"^\s*(?:approx\.\s+)?(\d+)(?:th)? percentile:\s*" + _VALUE + r"(ms)?\s*$")),
-    ("lat_sum", re.compile(r"^\s*sum:\s*" + _VALUE + r"\s*$")),
-    ("fair_events", re.compile(r"^\s*events \(avg/stddev\):\s*" + _VALUE + r"/" + _VALUE)),
-    ("fair_time", re.compile(r"^\s*execution time \(avg/stddev\):\s*" + _VALUE + r"/" + _VALUE)),
+    ("threads", lazyre.compile(r"^\s*Number of threads:\s*(\d+)")),
+    ("prime", lazyre.compile(r"^\s*(?:Prime numbers limit|Maximum prime number checked in CPU test):\s*(\d+)")),
+    ("events_per_s", lazyre.compile(r"^\s*events (?:per second|/s \(eps\)):\s*" + _VALUE)),
+    ("total_time_s", lazyre.compile(r"^\s*(?:total time|time elapsed):\s*" + _VALUE + r"s")),
+    ("total_events", lazyre.compile(r"^\s*total number of events:\s*(\d+)")),
+    ("lat_min", lazyre.compile(r"^\s*min:\s*" + _VALUE + r"(ms)?\s*$")),
+    ("lat_avg", lazyre.compile(r"^\s*avg:\s*" + _VALUE + r"(ms)?\s*$")),
+    ("lat_max", lazyre.compile(r"^\s*max:\s*" + _VALUE + r"(ms)?\s*$")),
+    ("lat_pct", lazyre.compile(r"^\s*(?:approx\.\s+)?(\d+)(?:th)? percentile:\s*" + _VALUE + r"(ms)?\s*$")),
+    ("lat_sum", lazyre.compile(r"^\s*sum:\s*" + _VALUE + r"\s*$")),
+    ("fair_events", lazyre.compile(r"^\s*events \(avg/stddev\):\s*" + _VALUE + r"/" + _VALUE)),
+    ("fair_time", lazyre.compile(r"^\s*execution time \(avg/stddev\):\s*" + _VALUE + r"/" + _VALUE)),
     (
         "ops",
-        re.compile(
+        lazyre.compile(
             r"^\s*(?:Total operations|Operations performed):\s*(\d+)\s*\(\s*" + _VALUE + r"\s*(?:per second|ops/sec)\)"
         ),
     ),
-    ("transferred", re.compile(r"^\s*" + _VALUE + r"\s*(MiB|MB) transferred \(" + _VALUE + r"\s*(?:MiB|MB)/sec\)")),
-    ("reads_per_s", re.compile(r"^\s*reads/s:\s*" + _VALUE)),
-    ("writes_per_s", re.compile(r"^\s*writes/s:\s*" + _VALUE)),
-    ("fsyncs_per_s", re.compile(r"^\s*fsyncs/s:\s*" + _VALUE)),
-    ("read_mib", re.compile(r"^\s*read, MiB/s:\s*" + _VALUE)),
-    ("written_mib", re.compile(r"^\s*written, MiB/s:\s*" + _VALUE)),
-    ("fileio_04", re.compile(r"Total transferred\s+\S+\s+\(" + _VALUE + r"\s*(Kb|Mb|Gb)/sec\)")),
-    ("requests_04", re.compile(r"^\s*" + _VALUE + r" Requests/sec executed")),
-    ("file_ops", re.compile(r"^\s*File operations:")),
+    ("transferred", lazyre.compile(r"^\s*" + _VALUE + r"\s*(MiB|MB) transferred \(" + _VALUE + r"\s*(?:MiB|MB)/sec\)")),
+    ("reads_per_s", lazyre.compile(r"^\s*reads/s:\s*" + _VALUE)),
+    ("writes_per_s", lazyre.compile(r"^\s*writes/s:\s*" + _VALUE)),
+    ("fsyncs_per_s", lazyre.compile(r"^\s*fsyncs/s:\s*" + _VALUE)),
+    ("read_mib", lazyre.compile(r"^\s*read, MiB/s:\s*" + _VALUE)),
+    ("written_mib", lazyre.compile(r"^\s*written, MiB/s:\s*" + _VALUE)),
+    ("fileio_04", lazyre.compile(r"Total transferred\s+\S+\s+\(" + _VALUE + r"\s*(Kb|Mb|Gb)/sec\)")),
+    ("requests_04", lazyre.compile(r"^\s*" + _VALUE + r" Requests/sec executed")),
+    ("file_ops", lazyre.compile(r"^\s*File operations:")),
 ]
 
 
@@ -84,6 +85,8 @@ class SysbenchReport(ToolReport):
 
 
 def detect(text: str) -> float:
+    if "total number of events" not in text:
+        return 0.0  # both forms print it; the cheap test first, detect runs on every segment
     if re.search(r"^\s*sysbench \d+\.\d+", text, re.M) and re.search(r"total number of events:", text):
         return 1.0
     if re.search(r"General statistics:|Test execution summary:", text) and "total number of events" in text:

@@ -22,7 +22,6 @@ def _result(run: Run, part: str | None) -> float | None:
 class Unixbench(Tool):
     name = "unixbench"
     parser = parser
-    path_only_commands = ("Run",)  # `./Run`: a bare "Run" is an ordinary word ("Run status group 0")
     metrics = (Metric("value", "UnixBench result", "per test", True, _result),)
     fingerprint_names = {"test": "test", "copies": "copies"}
 
