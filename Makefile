@@ -16,6 +16,8 @@ PLOTLY_JS := site/assets/vendor/plotly-cartesian.min.js
 CHECK_DIR := _check
 CHECK_BASE := http://wiki.test/bench/
 PORT ?= 1313
+# make perf RUNS=100000; PERF_FLAGS passes the rest of python -m perfwiki.perf --help (--keep DIR).
+RUNS ?= 10000
 
 .PHONY: help setup setup-system ingest search-index serve build check proof validate deploy test test-unit test-browser lint perf lock clean
 
@@ -25,7 +27,7 @@ help:
 	@echo "make ingest   content/ -> data/        make build   production build into public/"
 	@echo "make check    build under a sub-path into $(CHECK_DIR)/ and run html-proofer on every page"
 	@echo "make deploy   build and upload what changed to a [[deployment.targets]] entry of hugo.toml"
-	@echo "make perf     wiki-scale figures: 10,000 runs, 200 environments, 50 reports"
+	@echo "make perf     wiki-scale figures (RUNS=10000 by default: one environment per 50 runs, one report per 200)"
 
 # --- setup -------------------------------------------------------------------
 
@@ -122,9 +124,9 @@ test-browser: setup setup-system
 test: setup setup-system lint check
 	$(PYTEST)
 
-# Wiki-scale figures (10,000 runs, 200 environments, 50 reports), one per line. Not part of make test.
+# Wiki-scale figures, one per line (RUNS=10000 by default). Not part of make test.
 perf: setup setup-system
-	$(VENV)/bin/python -m perfwiki.perf --root . --hugo $(HUGO)
+	$(VENV)/bin/python -m perfwiki.perf --root . --hugo $(HUGO) --runs $(RUNS) $(PERF_FLAGS)
 
 lock: $(VENV)/.installed
 	(echo "# The whole Python dependency tree, pinned. Regenerate with: make lock"; \

@@ -11,13 +11,22 @@ from support import ROOT, hugo_binary
 
 FIGURES = [
     "ingest_cold_s",
+    "ingest_cold_ms_per_run",
     "ingest_warm_s",
     "ingest_one_change_s",
     "hugo_build_s",
+    "hugo_pages",
+    "hugo_ms_per_page",
     "hugo_peak_rss_mib",
+    "hugo_peak_rss_kib_per_run",
+    "data_kib_per_run",
+    "public_kib_per_run",
+    "search_index_s",
     "largest_report_html_kib",
     "first_chart_s",
     "ingest_mb_per_s",
+    "parse_vs_json_load",
+    "parse_start_up_s",
 ]
 
 
@@ -48,4 +57,7 @@ def test_perf_prints_every_figure_once_as_a_number():
     assert [name for name, _ in lines] == FIGURES
     values = {name: float(value) for name, value in lines}  # n/a would fail here
     assert values["hugo_peak_rss_mib"] > 10 and values["largest_report_html_kib"] > 10
+    # Pages of 120 runs: every run, report, environment, scenario and raw file has one.
+    assert values["hugo_pages"] > 120 and values["data_kib_per_run"] > 0.1 and values["public_kib_per_run"] > 1
+    assert values["parse_vs_json_load"] > 1 and 0 < values["parse_start_up_s"] < 5
     assert 0 < values["first_chart_s"] < 60

@@ -1,9 +1,12 @@
 """`make perf`: build a wiki-sized site from real raw outputs and print how long each stage takes.
 
 The synthetic wiki replicates the shipped raw files (seed runs and captured runs) to
-10,000 runs over 200 environments and 50 reports, then measures ingest (cold, warm,
-after one change), the Hugo build (time and peak memory), the largest report page and
-the time to the first drawn chart in headless Chromium. One figure per line:
+`--runs` runs (10,000 by default) over one environment per 50 runs and one report per
+200, then measures ingest (cold, warm, after one change), the Hugo build (time, pages,
+peak memory), the sizes of data/ and public/ per run, the search index, the largest
+report page and the time to its first drawn chart in headless Chromium; and, apart from
+the wiki, `perfwiki parse` against json.load of the same runs, and its start-up.
+One figure per line:
 
     ingest_cold_s 17.93
 """
@@ -14,8 +17,10 @@ import argparse
 import contextlib
 import functools
 import http.server
-import resource
+import os
+import re
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -88,11 +93,28 @@ def build_site(root: Path, out: Path, runs: int, environments: int, reports: int
 
 def timed(command: list[str], cwd: Path, show: bool = False) -> tuple[float, int]:
     """(seconds, exit code) of a command; its output goes to stderr when it fails or `show` is set."""
-    started = time.monotonic()
-    result = subprocess.run(command, cwd=cwd, capture_output=True, text=True)
-    if show or result.returncode not in (0, 1):
-        sys.stderr.write("# " + (result.stdout + result.stderr).strip().replace("\n", "\n# ") + "\n")
-    return time.monotonic() - started, result.returncode
+    seconds, code, _, _ = measured(command, cwd, show)
+    return seconds, code
+
+
+def measured(command: list[str], cwd: Path, show: bool = False) -> tuple[float, int, int, str]:
+    """(seconds, exit code, peak RSS in KiB, output) of one command: its own peak, no other's (wait4)."""
+    with tempfile.TemporaryFile() as captured:
+        started = time.monotonic()
+        process = subprocess.Popen(command, cwd=cwd, stdout=captured, stderr=subprocess.STDOUT)
+        _, status, usage = os.wait4(process.pid, 0)
+        seconds = time.monotonic() - started
+        process.returncode = code = os.waitstatus_to_exitcode(status)
+        captured.seek(0)
+        output = captured.read().decode("utf-8", "replace")
+    if show or code not in (0, 1):
+        sys.stderr.write("# " + output.strip().replace("\n", "\n# ") + "\n")
+    return seconds, code, usage.ru_maxrss, output
+
+
+def folder_bytes(folder: Path) -> int:
+    """Bytes of every file under a folder (a hard link counted once per name, as du -b --count-links)."""
+    return sum(path.stat().st_size for path in folder.rglob("*") if path.is_file())
 
 
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):
@@ -134,42 +156,94 @@ def first_chart_seconds(site: Path, page: str) -> float | None:
             browser.close()
 
 
+def parse_pair(root: Path, work: Path, runs: int = 300) -> tuple[Path, Path]:
+    """`runs` copies of one real fio 3.33 run as text and as JSON (the same run, printed both ways)."""
+    fixtures = root / "tests" / "fixtures" / "fio"
+    text, document = ((fixtures / f"fio-3.33-randrw-numjobs2.{suffix}").read_bytes() for suffix in ("txt", "json"))
+    folders = work / "parse-text", work / "parse-json"
+    for folder, data, suffix in zip(folders, (text, document), ("txt", "json"), strict=True):
+        folder.mkdir(parents=True, exist_ok=True)
+        for number in range(runs):
+            (folder / f"run-{number:04d}.{suffix}").write_bytes(data)
+    return folders
+
+
+def parse_versus_json(perfwiki: list[str], root: Path, work: Path, pairs: int = 5) -> float:
+    """Median over interleaved pairs of (perfwiki parse of the text runs) / (json.load of the same runs' JSON),
+    each a whole process."""
+    texts, documents = parse_pair(root, work)
+    load = "import json, sys\nfor name in sys.argv[1:]:\n    with open(name) as f: json.load(f)"
+    ratios = []
+    for _ in range(pairs):
+        parse, _ = timed(perfwiki + ["parse", *map(str, sorted(texts.iterdir()))], work)
+        loaded, _ = timed([sys.executable, "-c", load, *map(str, sorted(documents.iterdir()))], work)
+        ratios.append(parse / loaded)
+    return statistics.median(ratios)
+
+
+def start_up_seconds(root: Path, work: Path, samples: int = 21) -> float:
+    """Median wall time of the console script `perfwiki parse` on one small real file."""
+    console = Path(sys.executable).with_name("perfwiki")
+    command = [str(console)] if console.exists() else [sys.executable, "-m", "perfwiki.cli"]
+    small = root / "tests" / "fixtures" / "fio" / "fio-3.33-two-groups.txt"
+    return statistics.median(timed(command + ["parse", str(small)], work)[0] for _ in range(samples))
+
+
+def hugo_pages(output: str) -> int | None:
+    """The page count from Hugo's build summary ("Pages  │ 650")."""
+    match = re.search(r"^\s*Pages\s*[│|]\s*(\d+)", output, re.M)
+    return int(match.group(1)) if match else None
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--root", default=".", help="the perfwiki checkout")
     parser.add_argument("--runs", type=int, default=10_000)
-    parser.add_argument("--environments", type=int, default=200)
-    parser.add_argument("--reports", type=int, default=50)
+    parser.add_argument("--environments", type=int, help="default: one per 50 runs")
+    parser.add_argument("--reports", type=int, help="default: one per 200 runs")
     parser.add_argument("--hugo", required=True, help="the pinned Hugo binary")
     parser.add_argument("--keep", help="build the synthetic wiki here and keep it (default: a temporary folder)")
     args = parser.parse_args(argv)
+    environments = args.environments or max(1, args.runs // 50)
+    reports = args.reports or max(1, args.runs // 200)
     root = Path(args.root).resolve()
     perfwiki = [sys.executable, "-m", "perfwiki.cli"]
+    hugo = str(Path(args.hugo).resolve())
     with tempfile.TemporaryDirectory(prefix="perfwiki-perf-") as work:
-        site = Path(args.keep).resolve() if args.keep else Path(work)
+        site = Path(args.keep).resolve() if args.keep else Path(work) / "site"
         site.mkdir(parents=True, exist_ok=True)
-        runs, raw_bytes = build_site(root, site, args.runs, args.environments, args.reports)
-        print(f"# {runs} runs, {args.environments} environments, {args.reports} reports", file=sys.stderr)
+        runs, raw_bytes = build_site(root, site, args.runs, environments, reports)
+        print(f"# {runs} runs, {environments} environments, {reports} reports", file=sys.stderr)
         cold, _ = timed(perfwiki + ["ingest", "--root", str(site)], site, show=True)
         warm, _ = timed(perfwiki + ["ingest", "--root", str(site)], site)
         changed = next((site / "content" / "reports").glob("*/raw/*/*.md"))
         changed.write_bytes(changed.read_bytes() + b"\n<!-- changed -->\n")
         one_change, _ = timed(perfwiki + ["ingest", "--root", str(site)], site)
-        before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-        build, code = timed([str(Path(args.hugo).resolve()), "--quiet", "-d", str(site / "public")], site)
-        peak_kib = max(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, before)
-        pages = list((site / "public" / "reports").glob("*/index.html"))
-        largest = max(pages, key=lambda page: page.stat().st_size) if pages else None
+        build, code, peak_kib, summary = measured([hugo, "-d", str(site / "public")], site)
+        pages = hugo_pages(summary)
+        search, _ = timed([sys.executable, "-m", "pagefind_bin", "--site", str(site / "public")], site)
+        reports_html = list((site / "public" / "reports").glob("*/index.html"))
+        largest = max(reports_html, key=lambda page: page.stat().st_size) if reports_html else None
         chart = first_chart_seconds(site / "public", f"reports/{largest.parent.name}/") if largest else None
+        built = code == 0
         figures = {
             "ingest_cold_s": cold,
+            "ingest_cold_ms_per_run": 1000 * cold / runs,
             "ingest_warm_s": warm,
             "ingest_one_change_s": one_change,
-            "hugo_build_s": build if code == 0 else None,
+            "hugo_build_s": build if built else None,
+            "hugo_pages": pages,
+            "hugo_ms_per_page": 1000 * build / pages if built and pages else None,
             "hugo_peak_rss_mib": peak_kib / 1024,
+            "hugo_peak_rss_kib_per_run": peak_kib / runs,
+            "data_kib_per_run": folder_bytes(site / "data") / 1024 / runs,
+            "public_kib_per_run": folder_bytes(site / "public") / 1024 / runs if built else None,
+            "search_index_s": search if built else None,
             "largest_report_html_kib": largest.stat().st_size / 1024 if largest else None,
             "first_chart_s": chart,
             "ingest_mb_per_s": raw_bytes / 1e6 / cold if cold else None,
+            "parse_vs_json_load": parse_versus_json(perfwiki, root, Path(work)),
+            "parse_start_up_s": start_up_seconds(root, Path(work)),
         }
         for name, value in figures.items():
             print(f"{name} {'n/a' if value is None else f'{value:.2f}'}")
