@@ -19,6 +19,8 @@ FIGURES = [
     "hugo_ms_per_page",
     "hugo_peak_rss_mib",
     "hugo_peak_rss_kib_per_run",
+    "hugo_segments_parallel_s",
+    "hugo_segment_peak_rss_mib",
     "data_kib_per_run",
     "public_kib_per_run",
     "search_index_s",

@@ -2,11 +2,11 @@
 
 The synthetic wiki replicates the shipped raw files (seed runs and captured runs) to
 `--runs` runs (10,000 by default) over one environment per 50 runs and one report per
-200, then measures ingest (cold, warm, after one change), the Hugo build (time, pages,
-peak memory), the sizes of data/ and public/ per run, the search index, the largest
-report page and the time to its first drawn chart in headless Chromium; and, apart from
-the wiki, `perfwiki parse` against json.load of the same runs, and its start-up.
-One figure per line:
+200, then measures ingest (cold, warm, after one change); the Hugo build (time, pages,
+peak memory), and the same build as hugo.toml's segments side by side; the sizes of
+data/ and public/ per run; the search index; the largest report page and the time to
+its first drawn chart in headless Chromium; and, apart from the wiki, `perfwiki parse`
+against json.load of the same runs, and its start-up. One figure per line:
 
     ingest_cold_s 17.93
 """
@@ -26,6 +26,7 @@ import sys
 import tempfile
 import threading
 import time
+import tomllib
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -110,6 +111,22 @@ def measured(command: list[str], cwd: Path, show: bool = False) -> tuple[float, 
     if show or code not in (0, 1):
         sys.stderr.write("# " + output.strip().replace("\n", "\n# ") + "\n")
     return seconds, code, usage.ru_maxrss, output
+
+
+def measured_together(commands: list[list[str]], cwd: Path) -> tuple[float, bool, int]:
+    """(seconds until the last ends, all exited 0, the largest peak RSS in KiB) of commands run side by side."""
+    started = time.monotonic()
+    processes = [subprocess.Popen(c, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) for c in commands]
+    results = [os.wait4(process.pid, 0) for process in processes]
+    for process, (_, status, _) in zip(processes, results, strict=True):
+        process.returncode = os.waitstatus_to_exitcode(status)
+    seconds = time.monotonic() - started
+    return seconds, all(process.returncode == 0 for process in processes), max(usage.ru_maxrss for *_, usage in results)
+
+
+def hugo_segments(site: Path) -> list[str]:
+    """The segments hugo.toml defines, in its order."""
+    return list(tomllib.loads((site / "hugo.toml").read_text(encoding="utf-8")).get("segments", {}))
 
 
 def folder_bytes(folder: Path) -> int:
@@ -221,6 +238,10 @@ def main(argv: list[str] | None = None) -> int:
         one_change, _ = timed(perfwiki + ["ingest", "--root", str(site)], site)
         build, code, peak_kib, summary = measured([hugo, "-d", str(site / "public")], site)
         pages = hugo_pages(summary)
+        parts = [[hugo, "-d", str(site / f"public-{name}"), "--renderSegments", name] for name in hugo_segments(site)]
+        segmented, segments_built, segment_peak_kib = measured_together(parts, site)
+        for name in hugo_segments(site):
+            shutil.rmtree(site / f"public-{name}", ignore_errors=True)
         search, _ = timed([sys.executable, "-m", "pagefind_bin", "--site", str(site / "public")], site)
         reports_html = list((site / "public" / "reports").glob("*/index.html"))
         largest = max(reports_html, key=lambda page: page.stat().st_size) if reports_html else None
@@ -236,6 +257,8 @@ def main(argv: list[str] | None = None) -> int:
             "hugo_ms_per_page": 1000 * build / pages if built and pages else None,
             "hugo_peak_rss_mib": peak_kib / 1024,
             "hugo_peak_rss_kib_per_run": peak_kib / runs,
+            "hugo_segments_parallel_s": segmented if segments_built else None,
+            "hugo_segment_peak_rss_mib": segment_peak_kib / 1024,
             "data_kib_per_run": folder_bytes(site / "data") / 1024 / runs,
             "public_kib_per_run": folder_bytes(site / "public") / 1024 / runs if built else None,
             "search_index_s": search if built else None,
