@@ -6,12 +6,12 @@ same plotly.js as the vendored bundle, validates each one here instead.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from typing import Any
 
 import plotly.graph_objects as go
 import pytest
-import yaml
 
 from perfwiki import charts, units
 from perfwiki.tools import mbw
@@ -33,8 +33,8 @@ def chart_specs(node: Any, where: str = "") -> Iterator[tuple[str, dict[str, Any
 def test_every_chart_in_data_is_a_valid_plotly_figure(built_site):
     # built_site ingested the example wiki into data/.
     checked = 0
-    for path in sorted((ROOT / "data").rglob("*.yaml")):
-        document = yaml.load(path.read_text(encoding="utf-8"), Loader=yaml.CSafeLoader)
+    for path in sorted((ROOT / "data").rglob("*.json")):
+        document = json.loads(path.read_text(encoding="utf-8"))
         for where, spec in chart_specs(document):
             figure = go.Figure(spec)  # raises ValueError on any unknown or ill-typed property
             assert len(figure.data) == len(spec["data"]) >= 1, f"{path.name}{where}"

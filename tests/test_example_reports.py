@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 
 import pytest
@@ -19,7 +20,7 @@ def reports(tmp_path_factory):
     assert result.returncode == 0, result.stderr
     folder = site / "data" / "reports"
     return {
-        path.stem: {**load_report(site / "data", path.stem), "_data": site / "data"} for path in folder.glob("*.yaml")
+        path.stem: {**load_report(site / "data", path.stem), "_data": site / "data"} for path in folder.glob("*.json")
     }
 
 
@@ -115,7 +116,7 @@ def test_a_broken_comparison_spec_is_a_problem_at_its_line(tmp_path):
         f"content/reports/nvme-raw-vs-ext4/index.md:{line}: unknown metric 'speed' for fio; "
         "one of: iops, bw, clat_mean, clat_p99" in result.stderr
     )
-    assert (site / "data" / "reports" / "nvme-raw-vs-ext4.yaml").is_file()  # the rest is still published
+    assert (site / "data" / "reports" / "nvme-raw-vs-ext4.json").is_file()  # the rest is still published
 
 
 def test_nvme_ext4_half_is_manual_and_says_so(reports):
@@ -233,7 +234,7 @@ def test_a_manual_run_whose_jobs_are_not_a_list_is_a_problem_not_a_crash():
 def run_pages(document):
     """Each run's document ({run, page}) of a report, as ingest wrote them."""
     folder = document["_data"] / "runs" / document["report"]
-    return [yaml.safe_load((folder / f"{run_id}.yaml").read_text(encoding="utf-8")) for run_id in document["run_ids"]]
+    return [json.loads((folder / f"{run_id}.json").read_text(encoding="utf-8")) for run_id in document["run_ids"]]
 
 
 def test_every_run_title_is_unique_in_its_report_and_free_of_markup(reports):

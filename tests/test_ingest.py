@@ -84,15 +84,15 @@ def test_ingest_is_byte_identical_cold_warm_and_on_one_core(site):
     assert ingest(site, "--jobs", "1").returncode == 0
     assert tree_digest(site / "data") == first
     assert [name for name in first if name.startswith("reports/")] == [
-        "reports/fio-iops-basics.yaml",
-        "reports/nas-cache-modes.yaml",
-        f"reports/{REPORT}.yaml",
-        "reports/ssd-san-hdd-cloud-disks.yaml",
-        "reports/vm-vs-bare-metal.yaml",
+        "reports/fio-iops-basics.json",
+        "reports/nas-cache-modes.json",
+        f"reports/{REPORT}.json",
+        "reports/ssd-san-hdd-cloud-disks.json",
+        "reports/vm-vs-bare-metal.json",
     ]
     assert len([name for name in first if name.startswith("runs/")]) == 131  # a file per run
-    assert "tools.yaml" in first and "environments/nvme-raw.yaml" in first
-    assert "scenarios/fio-read-randread-4096-128-1-direct-libaio-rawdevice.yaml" in first
+    assert "tools.json" in first and "environments/nvme-raw.json" in first
+    assert "scenarios/fio-read-randread-4096-128-1-direct-libaio-rawdevice.json" in first
 
 
 def test_unchanged_files_are_not_parsed_again(site):
@@ -182,7 +182,7 @@ def test_a_crash_while_building_leaves_the_previous_data_intact(site, monkeypatc
     def explode(document):
         raise failure
 
-    monkeypatch.setattr(ingest_module.yamlout, "dump", explode)
+    monkeypatch.setattr(ingest_module.datafile, "dump", explode)
     with pytest.raises(type(failure)):
         ingest_module.ingest(site, workers=1, out=None)
     assert tree_digest(site / "data") == before

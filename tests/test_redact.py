@@ -153,7 +153,7 @@ def test_originals_never_reach_data_or_public(redacted_site):
     assert all(original in content for original in ORIGINALS)  # the sources do hold them
     for folder in ("data", "public"):
         for path in (redacted_site / folder).rglob("*"):
-            if path.is_file() and path.suffix in (".yaml", ".html", ".json", ".csv", ".txt", ".md"):
+            if path.is_file() and path.suffix in (".yaml", ".json", ".html", ".json", ".csv", ".txt", ".md"):
                 text = path.read_text(encoding="utf-8", errors="replace")
                 leaked = [original for original in ORIGINALS if original in text]
                 assert not leaked, f"{path.relative_to(redacted_site)} shows {leaked}"

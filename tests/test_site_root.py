@@ -30,5 +30,5 @@ def test_from_a_sub_folder_the_site_above_is_ingested(tmp_path):
     (site / "scripts").mkdir()
     result = ingest(site / "scripts")
     assert result.returncode == 0, result.stderr
-    assert (site / "data" / "reports" / "nas-cache-modes.yaml").is_file()
+    assert (site / "data" / "reports" / "nas-cache-modes.json").is_file()
     assert list((site / "scripts").iterdir()) == []  # nothing written where it ran

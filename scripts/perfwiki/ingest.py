@@ -28,9 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
-import yaml
-
-from . import cache, compare, content, naming, progress, tools, yamlout
+from . import cache, compare, content, datafile, naming, progress, tools
 from .cache import Cache
 from .decode import decode
 from .extract import assign_ids, extract, extract_text
@@ -133,7 +131,7 @@ def plan(root: Path) -> tuple[list[ReportJob], list[Problem]]:
         job.key = cache.key(
             "report",
             (root / job.index_path).read_bytes(),
-            yamlout.dump(job.environment_pages),
+            datafile.dump(job.environment_pages),
             *(f"{raw_file.environment}/{raw_file.key}" for raw_file in job.raw_files),
         )
     return jobs, problems
@@ -239,8 +237,8 @@ def build_report(root: Path, job: ReportJob) -> ReportOutcome:
         for error in tools.validate(run):
             problems.append(Problem(run.source.path, run.source.line_start, f"invalid run {run.id}: {error}"))
     document, runs = report_documents(report)
-    files = {f"reports/{job.slug}.yaml": yamlout.dump(document)}
-    files.update({f"runs/{job.slug}/{run_id}.yaml": yamlout.dump(run) for run_id, run in runs.items()})
+    files = {datafile.name(f"reports/{job.slug}"): datafile.dump(document)}
+    files.update({datafile.name(f"runs/{job.slug}/{run_id}"): datafile.dump(run) for run_id, run in runs.items()})
     write_tree(store.path("reports", job.key, ""), files)
     outcome = ReportOutcome(job.slug, len(report.runs), problems, index_pages.index_share(job.slug, report.runs))
     store.save("reports", job.key, outcome)
@@ -370,13 +368,9 @@ def write_data(root: Path, trees: list[Path], published: dict[str, Path]) -> Non
 
 def load_report(data: Path, report_slug: str) -> dict[str, Any]:
     """A report's document from data/, with its runs read back in order as `runs`."""
-    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-    document = yaml.load((data / "reports" / f"{report_slug}.yaml").read_text(encoding="utf-8"), Loader=loader)
+    document = datafile.load(data / datafile.name(f"reports/{report_slug}"))
     folder = data / "runs" / report_slug
-    document["runs"] = [
-        yaml.load((folder / f"{run_id}.yaml").read_text(encoding="utf-8"), Loader=loader)["run"]
-        for run_id in document["run_ids"]
-    ]
+    document["runs"] = [datafile.load(folder / datafile.name(run_id))["run"] for run_id in document["run_ids"]]
     return document
 
 
@@ -384,7 +378,7 @@ def stale(root: Path) -> tuple[list[str], list[str], list[str]]:
     """(changed, new, removed) raw files since the last ingest, judged by the sha256 data/ recorded."""
     recorded: dict[str, str] = {}
     reports = root / "data" / "reports"
-    for path in sorted(reports.glob("*.yaml")) if reports.is_dir() else []:
+    for path in sorted(reports.glob("*" + datafile.SUFFIX)) if reports.is_dir() else []:
         for run in load_report(root / "data", path.stem)["runs"]:
             recorded[run["source"]["path"]] = run["source"]["sha256"]
     current = {content.relative(path, root): sha256_hex(path.read_bytes()) for path in content.raw_files(root)}

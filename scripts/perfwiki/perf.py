@@ -56,11 +56,13 @@ def build_site(root: Path, out: Path, runs: int, environments: int, reports: int
         source = root / name
         (shutil.copytree if source.is_dir() else shutil.copy2)(source, out / name)
     content = out / "content"
-    for section in ("_index.md", "reports/_index.md", "environments/_index.md", "runs", "scenarios", "tools", "search"):
-        source = root / "content" / section
-        target = content / section
-        target.parent.mkdir(parents=True, exist_ok=True)
-        (shutil.copytree if source.is_dir() else shutil.copy2)(source, target)
+    # Every section of the site (runs, raw files, scenarios, tools, search...), without the example reports.
+    for source in sorted((root / "content").iterdir()):
+        kept = [source / "_index.md"] if source.name in ("reports", "environments") else [source]
+        for item in kept:
+            target = content / item.relative_to(root / "content")
+            target.parent.mkdir(parents=True, exist_ok=True)
+            (shutil.copytree if item.is_dir() else shutil.copy2)(item, target)
     pool = sources(root)
     per_env, envs_per_report = runs // environments, environments // reports
     total_runs = total_bytes = 0

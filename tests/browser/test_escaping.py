@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 
 import pytest
-import yaml
 
 from perfwiki.ingest import load_report
 from perfwiki.perf import serve
@@ -33,7 +33,7 @@ def hostile_site(tmp_path_factory):
     )
     assert build.returncode == 0, build.stdout + build.stderr
     run = next(run for run in load_report(site / "data", REPORT)["runs"] if run["command"] == COMMAND)
-    page = yaml.safe_load((site / "data" / "runs" / REPORT / f"{run['id']}.yaml").read_text(encoding="utf-8"))["page"]
+    page = json.loads((site / "data" / "runs" / REPORT / f"{run['id']}.json").read_text(encoding="utf-8"))["page"]
     run["scenario"] = page["scenarios"][0]
     with serve(public) as port:
         yield f"http://127.0.0.1:{port}/", run

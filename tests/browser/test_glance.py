@@ -22,7 +22,7 @@ PHONE = {"width": 390, "height": 844}
 
 
 def shipped_reports() -> list[str]:
-    return sorted(path.stem for path in (ROOT / "data" / "reports").glob("*.yaml"))
+    return sorted(path.stem for path in (ROOT / "data" / "reports").glob("*.json"))
 
 
 def drawn(page) -> None:

@@ -154,7 +154,7 @@ def test_unit_toggle_switches_every_byte_quantity_and_remembers(page, base_url_l
 
 
 def shipped_reports() -> list[str]:
-    return sorted(path.stem for path in (ROOT / "data" / "reports").glob("*.yaml"))
+    return sorted(path.stem for path in (ROOT / "data" / "reports").glob("*.json"))
 
 
 def test_every_report_page_draws_offline(page, base_url_local):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import exports, tools, units, yamlout
+from .. import datafile, exports, tools, units
 from ..compare import describe, fingerprint_key, parameter_text
 from ..model import Run
 
@@ -171,11 +171,13 @@ def _scenario_charts(scenario: dict[str, Any], series: list[dict[str, Any]]) -> 
 def index_files(shares: list[dict[str, Any]]) -> dict[str, str]:
     """data/ files for the scenario, tool and environment pages, one per page (see report_documents)."""
     index = site_index(shares)
-    files = {"tools.yaml": yamlout.dump(index["tools"])}
-    files.update({f"scenarios/{key}.yaml": yamlout.dump(scenario) for key, scenario in index["scenarios"].items()})
+    files = {datafile.name("tools"): datafile.dump(index["tools"])}
+    files.update(
+        {datafile.name(f"scenarios/{key}"): datafile.dump(scenario) for key, scenario in index["scenarios"].items()}
+    )
     files.update(
         {
-            f"environments/{env}.yaml": yamlout.dump(
+            datafile.name(f"environments/{env}"): datafile.dump(
                 {"runs": runs, "related": index["related"].get(env, []), "csv": exports.environment_runs_csv(runs)}
             )
             for env, runs in index["environments"].items()

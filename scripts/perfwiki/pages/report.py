@@ -168,11 +168,10 @@ def environments_side_by_side(environments: list[dict[str, Any]]) -> dict[str, A
 
 
 def report_documents(report: Report) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
-    """The report's own YAML document, and one document per run.
+    """The report's own document, and one document per run.
 
-    Runs live in files of their own (data/runs/<report>/<id>.yaml) because Hugo's YAML
-    decoder refuses a document with more than about 10,000 mappings and lists: a report
-    of a few hundred fio runs in one file would not build.
+    Runs live in files of their own (data/runs/<report>/<id>.json): ingest rewrites only
+    the files of a report that changed, and no single document grows with the wiki.
     """
     environments = report.environments
     baseline = report.baseline

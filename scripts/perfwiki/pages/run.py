@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import exports, tools, units
+from .. import tools, units
 from ..model import Run, published_path
 from . import scenario_keys
 
@@ -22,7 +22,6 @@ def run_page(run: Run, environment_facts: dict[str, Any] | None = None) -> dict[
         "tables": [table for table in (_params_table(run), *tool.result_tables(run)) if _has_values(table)],
         "charts": tool.run_charts(run),
         "scenarios": scenario_keys(run),
-        "csv": exports.run_csv(run),
         "badges": badges(run, environment_facts),
     }
 
