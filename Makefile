@@ -133,5 +133,5 @@ lock: $(VENV)/.installed
 	 $(VENV)/bin/pip freeze --all --exclude-editable | grep -v -E '^(perfwiki|pip)==') > requirements.lock
 
 clean:
-	rm -rf public $(CHECK_DIR) data .data.new .data.old .raw.new .raw.old .perfwiki-cache site/static/reports \
+	rm -rf public $(CHECK_DIR) data .data.new .data.old .raw.new .raw.old .runs.new .runs.old .perfwiki-cache site/static/reports site/static/runs \
 	  resources/_gen tests/artifacts site/static/pagefind .search-build

@@ -6,6 +6,8 @@ import csv
 import io
 from typing import Any
 
+from .model import Run
+
 
 def _csv(header: list[str], rows: list[list[Any]]) -> str:
     out = io.StringIO()
@@ -13,6 +15,29 @@ def _csv(header: list[str], rows: list[list[Any]]) -> str:
     writer.writerow(header)
     writer.writerows(rows)
     return out.getvalue()
+
+
+def _flatten(prefix: str, value: Any, out: list[tuple[str, Any]]) -> None:
+    if isinstance(value, dict):
+        for key, item in value.items():
+            _flatten(f"{prefix}.{key}" if prefix else str(key), item, out)
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            _flatten(f"{prefix}[{index}]", item, out)
+    else:
+        out.append((prefix, value))
+
+
+def run_csv(run: Run) -> str:
+    """Every parameter and metric of a run as `path,value` rows (metrics in canonical units).
+
+    Published as a static file beside the run's page (runs/<report>/<id>/index.csv), not
+    kept in data/: made by a template, it was 5 ms of Hugo per run.
+    """
+    rows: list[tuple[str, Any]] = []
+    _flatten("params", run.params, rows)
+    _flatten("metrics", run.metrics, rows)
+    return _csv(["field", "value"], [[path, "" if value is None else value] for path, value in rows])
 
 
 # Where the site's root goes in a CSV's run URLs: ingest does not know where the site is

@@ -1,8 +1,8 @@
 """content/ in, data/ out: the build.
 
 Plans the work from what `content` finds, extracts every raw file (`extract`), builds
-every report's documents (`pages`), and swaps the result into data/ and the published
-raw files into site/static/reports/.
+every report's documents (`pages`), and swaps the result into data/, the published
+raw files into site/static/reports/ and each run's CSV into site/static/runs/.
 
 - Atomic: the whole data/ tree is built beside the old one and swapped in (`files`), so
   a crash, Ctrl-C or a bad file never leaves a half-written data/ behind, and a file
@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
-from . import cache, compare, content, datafile, naming, progress, tools
+from . import cache, compare, content, datafile, exports, naming, progress, tools
 from .cache import Cache
 from .decode import decode
 from .extract import assign_ids, extract, extract_text
@@ -41,6 +41,8 @@ from .redact import Redactor, Rules, prompt_hosts, rules_from_config
 # The published copies of the raw files (redacted when the site asks for it), served by Hugo
 # from site/static: hugo.toml does not publish content/reports/*/raw/ itself.
 PUBLISHED_RAW = Path("site") / "static" / "reports"
+# Each run's index.csv, served beside its page: a file Hugo copies costs it nothing to build.
+PUBLISHED_RUNS = Path("site") / "static" / "runs"
 
 
 @dataclass
@@ -240,6 +242,10 @@ def build_report(root: Path, job: ReportJob) -> ReportOutcome:
     files = {datafile.name(f"reports/{job.slug}"): datafile.dump(document)}
     files.update({datafile.name(f"runs/{job.slug}/{run_id}"): datafile.dump(run) for run_id, run in runs.items()})
     write_tree(store.path("reports", job.key, ""), files)
+    write_tree(
+        store.path("run-csv", job.key, ""),
+        {f"{job.slug}/{run.id}/index.csv": exports.run_csv(run) for run in report.runs},
+    )
     outcome = ReportOutcome(job.slug, len(report.runs), problems, index_pages.index_share(job.slug, report.runs))
     store.save("reports", job.key, outcome)
     return outcome
@@ -299,7 +305,7 @@ def _ingest(root: Path, workers: int, out: TextIO | None) -> IngestResult:
     to_build: list[ReportJob] = []
     for job in jobs:
         cached = store.load("reports", job.key)
-        if cached is not None and store.path("reports", job.key, "").is_dir():
+        if cached is not None and all(store.path(kind, job.key, "").is_dir() for kind in ("reports", "run-csv")):
             outcomes[job.slug] = cached
         else:
             to_build.append(job)
@@ -334,26 +340,32 @@ def _ingest(root: Path, workers: int, out: TextIO | None) -> IngestResult:
                 published[raw_file.published] = redacted
         else:
             published[raw_file.published] = root / raw_file.path
-    write_data(root, [store.path("reports", job.key, "") for job in jobs] + [index], published)
+    run_csv = [store.path("run-csv", job.key, "") for job in jobs]
+    write_data(root, [store.path("reports", job.key, "") for job in jobs] + [index], published, run_csv)
     store.prune()
     return result
 
 
-def write_data(root: Path, trees: list[Path], published: dict[str, Path]) -> None:
-    """Build data/ (from cached trees of YAML) and the published raw files beside the old ones, then swap them in.
+def write_data(root: Path, trees: list[Path], published: dict[str, Path], run_csv: list[Path]) -> None:
+    """Build data/, the published raw files and the runs' CSV files beside the old ones, then swap them in.
 
+    `trees` are cached folders of data/ documents, `run_csv` cached folders of <report>/<run>/index.csv;
     `published` maps each raw file's place on the site (reports/<slug>/raw/...) to the file to serve.
     """
-    data, raw = root / "data", root / PUBLISHED_RAW
-    staging, raw_staging = root / ".data.new", root / ".raw.new"
-    previous, raw_previous = root / ".data.old", root / ".raw.old"
-    recover(data, previous)
-    recover(raw, raw_previous)
-    for folder in (staging, raw_staging):
-        shutil.rmtree(folder, ignore_errors=True)
-        folder.mkdir()
+    targets = {
+        root / "data": root / ".data",
+        root / PUBLISHED_RAW: root / ".raw",
+        root / PUBLISHED_RUNS: root / ".runs",
+    }
+    for target, work in targets.items():
+        recover(target, work.with_suffix(".old"))
+        shutil.rmtree(work.with_suffix(".new"), ignore_errors=True)
+        work.with_suffix(".new").mkdir()
+    staging, raw_staging, runs_staging = (work.with_suffix(".new") for work in targets.values())
     for tree in trees:
         shutil.copytree(tree, staging, copy_function=link_or_copy, dirs_exist_ok=True)
+    for tree in run_csv:
+        shutil.copytree(tree, runs_staging, copy_function=link_or_copy, dirs_exist_ok=True)
     folders: set[Path] = set()
     for place, source in sorted(published.items()):
         target = raw_staging / place.removeprefix("reports/")
@@ -361,9 +373,9 @@ def write_data(root: Path, trees: list[Path], published: dict[str, Path]) -> Non
             target.parent.mkdir(parents=True, exist_ok=True)
             folders.add(target.parent)
         link_or_copy(str(source), str(target))
-    swap_in(staging, data, previous)
-    raw.parent.mkdir(parents=True, exist_ok=True)
-    swap_in(raw_staging, raw, raw_previous)
+    for target, work in targets.items():
+        target.parent.mkdir(parents=True, exist_ok=True)
+        swap_in(work.with_suffix(".new"), target, work.with_suffix(".old"))
 
 
 def load_report(data: Path, report_slug: str) -> dict[str, Any]:
