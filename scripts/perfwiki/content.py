@@ -37,7 +37,8 @@ def read_front_matter(path: Path) -> dict[str, Any]:
     end = text.find("\n---", 3)
     if end < 0:
         return {}
-    loaded = yaml.safe_load(text[3:end])
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml: every ingest reads every front matter
+    loaded = yaml.load(text[3:end], Loader=loader)
     return loaded if isinstance(loaded, dict) else {}
 
 

@@ -341,7 +341,20 @@ def _ingest(root: Path, workers: int, out: TextIO | None) -> IngestResult:
         else:
             published[raw_file.published] = root / raw_file.path
     run_csv = [store.path("run-csv", job.key, "") for job in jobs]
-    write_data(root, [store.path("reports", job.key, "") for job in jobs] + [index], published, run_csv)
+    trees = [store.path("reports", job.key, "") for job in jobs] + [index]
+    # What data/ and the published files are made of; the same as last time, they are left as they are
+    # (a warm ingest of 10,000 runs would otherwise relink 25,000 files to write what is there).
+    output = cache.key(  # paths relative to the site: `--root .` and `--root /abs/site` are one site
+        "output",
+        *(os.path.relpath(path, root) for path in trees + run_csv),
+        *(f"{place}={os.path.relpath(path, root)}" for place, path in sorted(published.items())),
+    )
+    written = root / cache.DIR / "written"
+    targets = (root / "data", root / PUBLISHED_RAW, root / PUBLISHED_RUNS)
+    if not (written.is_file() and written.read_text() == output and all(path.is_dir() for path in targets)):
+        written.unlink(missing_ok=True)
+        write_data(root, trees, published, run_csv)
+        written.write_text(output)
     store.prune()
     return result
 
