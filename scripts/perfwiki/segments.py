@@ -325,6 +325,19 @@ def _split_block(block: _Block) -> list[Segment]:
     current: Segment | None = None
     after_prompt_line = False
     for line in block.lines:
+        text = line.text
+        if (
+            current is not None
+            and not after_prompt_line
+            and text.lstrip()[:1] not in "[#$%"  # "" too: a blank line takes the long way
+            and "@" not in text
+            and ">" not in text
+            and not _NAMES_A_PROGRAM.search(text)
+        ):
+            # No prompt, comment or program name can be in it: a line of the current output,
+            # as the checks below would find, for most lines of a transcript at a fraction of the cost.
+            current.lines.append(line)
+            continue
         if _PROMPT_LINE.match(line.text) or _is_bare_prompt(line.text):
             after_prompt_line = True  # a prompt, not output: the command may follow
             continue
