@@ -338,10 +338,10 @@ def _split_block(block: _Block) -> list[Segment]:
             # as the checks below would find, for most lines of a transcript at a fraction of the cost.
             current.lines.append(line)
             continue
-        if _PROMPT_LINE.match(line.text) or _is_bare_prompt(line.text):
+        if _PROMPT_LINE.match(text) or _is_bare_prompt(text):
             after_prompt_line = True  # a prompt, not output: the command may follow
             continue
-        command, tool = _command_in(line.text, after_prompt_line)
+        command, tool = _command_in(text, after_prompt_line)
         after_prompt_line = False
         if command:
             current = Segment(
@@ -354,14 +354,14 @@ def _split_block(block: _Block) -> list[Segment]:
             )
             segments.append(current)
             continue
-        comment = _comment_label(line.text)
+        comment = _comment_label(text)
         if comment is not None:
             pending_label = comment
             if current is not None:
                 current.markers.append((line.number, comment))
             continue
         if current is None:
-            if not line.text.strip():
+            if not text.strip():
                 continue
             current = Segment(lines=[], label=pending_label, section=block.section)
             segments.append(current)
