@@ -184,8 +184,8 @@ def test_a_queue_depth_sweep_on_one_environment_is_drawn_as_a_sweep(tmp_path):
     assert result.returncode == 0, result.stderr
     (block,) = load_report(site / "data", "sweep")["views"]["blocks"]
     assert block["kind"] == "profile"
-    by_title = {panel["title"]: panel["spec"]["data"][0] for panel in block["panels"]}
+    by_title = {panel["title"]: panel["plot"] for panel in block["panels"]}
     assert set(by_title) == {"fio IOPS", "fio Bandwidth", "fio Mean completion latency", "fio p99 completion latency"}
     for line in by_title.values():
-        assert line["type"] == "scatter" and line["x"] == ["1", "4", "16", "64"]  # in queue-depth order
-        assert len(line["y"]) == 4 and all(value > 0 for value in line["y"]) and all(line["text"])
+        assert line["kind"] == "sweep" and line["labels"] == ["1", "4", "16", "64"]  # in queue-depth order
+        assert all(value > 0 for value in line["series"][0]["values"]) and len(line["series"][0]["values"]) == 4

@@ -64,7 +64,7 @@ def test_example_report_ingests_twelve_runs(site):
     (summary,) = document["views"]["blocks"]  # the authored summary; the rest was measured on nvme-raw alone
     assert summary["verdict"].startswith("nvme-ext4 against nvme-raw: faster in 4, even (within 5%) in 4 of 8")
     iops = next(panel for panel in summary["panels"] if panel["title"] == "Sequential write: IOPS")
-    assert iops["spec"]["data"][0]["x"] == [188000, 193000]
+    assert iops["plot"]["series"][0]["values"] == [188000, 193000]
     assert document["views"]["alone"] == [{"tool": "fio", "environment": "nvme-raw"}]
     assert [c["id"] for c in document["comparisons"]] == [
         "raw-device-summary",

@@ -95,13 +95,15 @@ def test_interface_on_every_fixture(name, path):
                     assert units.format_value(value, metric.unit)
         for finding in tool.check(run, path.read_text(encoding="utf-8").split("\n")):
             assert finding.severity in SEVERITY_ORDER and finding.id.startswith(f"{name}-")
-        # What the pages show: tables whose rows fit their columns, charts with a data table.
+        # What the pages show: tables whose rows fit their columns, charts of numbers, each table's rows full.
         for table in tool.result_tables(run):
             assert table["title"] and table["id"] and table["rows"]
             assert all(len(row) == len(table["columns"]) for row in table["rows"])
         for chart in tool.run_charts(run):
-            assert chart["id"].startswith("chart-") and chart["title"] and chart["spec"]["data"]
-            assert all(len(row) == len(chart["table"]["columns"]) for row in chart["table"]["rows"])
+            assert chart["id"].startswith("chart-") and chart["title"] and chart["plot"]["series"]
+            assert all(one["values"] for one in chart["plot"]["series"])
+            table = chart.get("table") or {"columns": [], "rows": []}
+            assert all(len(row) == len(table["columns"]) for row in table["rows"])
         rows = tool.runs_rows(run)
         assert rows and all(len(cells) == len(tool.runs_columns) for _, cells in rows)
         assert all(isinstance(badge, str) for badge in tool.badges(run))

@@ -234,13 +234,13 @@ def test_the_unit_switch_redraws_a_run_pages_byte_chart(page, base_url_local):
     page.goto(f"{base_url_local}runs/vm-vs-bare-metal/r730-host/", wait_until="networkidle")
     page.evaluate("localStorage.clear()")
     page.reload(wait_until="networkidle")
-    plot = page.locator(".chart__plot[data-units-switch]").first
+    plot = page.locator("#chart-iterations")
     plot.locator("svg.main-svg").first.wait_for(state="visible")
     assert plot.locator("text.ytitle").text_content() == "MiB/s"  # as mbw printed it
     first = plot.evaluate("node => node.data[0].y[0]")
     page.locator("#unit-toggle").click()  # as printed -> SI
     page.wait_for_function(
-        "document.querySelector('.chart__plot[data-units-switch] text.ytitle').textContent === 'MB/s'"
+        "document.querySelector('#chart-iterations text.ytitle').textContent === 'MB/s'"
     )
     assert plot.evaluate("node => node.data[0].y[0]") == pytest.approx(first * 2**20 / 1e6)
     page.evaluate("localStorage.clear()")

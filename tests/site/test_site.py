@@ -88,11 +88,14 @@ def test_report_page_links_every_run_and_carries_the_chart_spec(built_site):
     page = read_page(built_site, f"reports/{REPORT}")
     # The summary leads with its verdict, then a panel per column with both environments in it.
     assert page.by_id["cmp-raw-device-summary-title"].strip() == "Raw device vs ext4 summary"
-    (bars,) = json.loads(page.by_id["chart-raw-device-summary-1-spec"])["data"]
-    assert bars["type"] == "bar" and bars["orientation"] == "h"
-    assert bars["y"] == ["nvme-raw (baseline)", "nvme-ext4 (typed)"]
-    assert bars["marker"]["pattern"]["shape"] == ["", "/"]  # the typed value is hatched
-    assert bars["text"] == ["927 MiB/s", "1853 MiB/s"]  # fio printed 927MiB/s; ext4's page said 1.81 GiB/s
+    # The page carries the panel's numbers, not a plotly layout: js/charts.js draws the bars
+    # (tests/browser/test_charts.py checks what it draws).
+    bars = json.loads(page.by_id["chart-raw-device-summary-1-series"])
+    assert bars["kind"] == "bars" and bars["unit"] == "B/s" and bars["printed"] == "iec"
+    assert bars["labels"] == ["nvme-raw (baseline)", "nvme-ext4 (typed)"]
+    assert bars["manual"] == [1]  # the typed value is hatched
+    # fio printed 927MiB/s; ext4's figure was typed as 1943 MB/s.
+    assert bars["series"][0]["values"] == [927 * 2**20, 1943e6] and bars["baseline"] == 927 * 2**20
     assert "nvme-ext4 against nvme-raw: faster in 4, even (within 5%) in 4 of 8 scenarios" in html
     # plotly.js is vendored and loaded from this site, with an integrity hash.
     sources = [script.get("src", "") for script in page.scripts]
@@ -105,11 +108,9 @@ def test_plotly_loads_only_where_a_chart_is(built_site):
     assert "plotly" not in without
     run = read_page(built_site, f"runs/{REPORT}/nvme-raw-random-read-latency-test")
     assert any("plotly-cartesian.min." in script.get("src", "") for script in run.scripts)
-    ladder = json.loads(run.by_id["chart-percentiles-spec"])
-    assert ladder["data"][0]["x"][12] == "p99.00"
-    # p99 of the 4k QD1 random read is 120 µs; its p99.99 (2.5 ms) puts the axis in ms.
-    assert ladder["data"][0]["y"][12] == 0.12
-    assert ladder["layout"]["yaxis"]["title"]["text"] == "completion latency (ms)"
+    ladder = json.loads(run.by_id["chart-percentiles-series"])
+    assert ladder["kind"] == "ladder" and ladder["labels"][12] == "p99.00"
+    assert ladder["series"][0]["values"][12] == 120_000  # p99 of the 4k QD1 random read: 120 µs, in ns
 
 
 def test_raw_output_is_published_byte_for_byte_and_linked_with_its_sha256(built_site):
@@ -231,7 +232,7 @@ def test_scenario_pages_gather_one_fingerprint_across_environments(built_site):
         assert f">{env}</a>" in html
     assert "win2008-vm" not in html
     page = read_page(built_site, f"scenarios/{key}")
-    assert len(json.loads(page.by_id["chart-percentiles-spec"])["data"]) == 5
+    assert len(json.loads(page.by_id["chart-percentiles-series"])["series"]) == 5
     report = (built_site / "bench" / "reports" / "vm-vs-bare-metal" / "index.html").read_text(encoding="utf-8")
     assert f'href="/bench/scenarios/{key}/"' in report
     run = (built_site / "bench" / "runs" / "vm-vs-bare-metal" / "r730-host-random-read" / "index.html").read_text()

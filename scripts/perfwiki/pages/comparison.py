@@ -121,7 +121,6 @@ def comparison_panels(
             uncharted.append({"column": column["title"], "environments": [env for env, _ in present]})
             continue
         column_units = units.ColumnUnits([cell["value"] for _, cell in present], column["unit"], printed)
-        scale = column_units.printed
         base_cell = next((cell for env, cell in present if env == baseline), None)
         bars = [
             {
@@ -136,9 +135,9 @@ def comparison_panels(
         panel = charts.bar_panel(
             f"chart-{comparison['id']}-{index + 1}",
             bars,
-            scale,
+            column["unit"],
+            printed,
             base_cell["value"] if base_cell else None,
-            column_units.alternatives,
         )
         panel.update(
             {
@@ -235,7 +234,8 @@ def profile_block(comparisons: list[dict[str, Any]], environment: str, colour: s
         cells = row["cells"]
         values = [cell["value"] for cell in cells]
         unit, higher = comparison["columns"][0]["unit"], comparison["columns"][0]["higher_is_better"]
-        scale = units.ColumnUnits(values, unit, _printed(comparison.get("tool")))
+        printed = _printed(comparison.get("tool"))
+        scale = units.ColumnUnits(values, unit, printed)
         bars = [
             {"label": column["title"], "value": value, "colour": colour, "hover": _scenario_hover(column)}
             for column, value in zip(comparison["columns"], values, strict=True)
@@ -243,11 +243,9 @@ def profile_block(comparisons: list[dict[str, Any]], environment: str, colour: s
         if sweep:
             order = sorted(range(len(values)), key=lambda i: comparison["columns"][i]["parameters"][sweep])
             points = [(parameter_text(sweep, comparison["columns"][i]["parameters"][sweep]), values[i]) for i in order]
-            panel = charts.line_panel(
-                f"chart-{comparison['id']}", points, scale.printed, _SWEEPS[sweep], scale.alternatives
-            )
+            panel = charts.line_panel(f"chart-{comparison['id']}", points, unit, printed, _SWEEPS[sweep])
         else:
-            panel = charts.bar_panel(f"chart-{comparison['id']}", bars, scale.printed, None, scale.alternatives)
+            panel = charts.bar_panel(f"chart-{comparison['id']}", bars, unit, printed)
         panel.update({"title": comparison["title"], "unit": scale.caption(), "direction": direction(higher)})
         panels.append(panel)
         metrics.append({"title": comparison["title"], "unit": scale.caption(), "direction": direction(higher)})

@@ -1,7 +1,213 @@
-// Draw every chart on the page from the spec perfwiki computed at ingest.
+// Every chart on the site, drawn from the compact series perfwiki wrote (canonical
+// numbers, never display strings or plotly layouts): this file decides what each
+// kind of chart looks like, in one place. perfwiki.charts describes the series.
 // Plotly does not read CSS, so colours come from CSS custom properties and are
 // re-applied when the colour scheme changes.
 /* global Plotly */
+
+import { axisTitle, bitsPerSecond, isByteUnit, number, scaleFor, scaleOf, significant, text } from "./format.js";
+
+// The look every chart shares; each kind below adds only what is its own.
+const MARGIN = { t: 16, r: 16, b: 16, l: 72 };
+const FIXED = { automargin: true, fixedrange: true };
+const BAR_HEIGHT_PX = 26;
+const BASELINE_COLOUR = "#8c8c8c";
+const FIRST_COLOUR = "#4e79a7";
+
+const present = (value) => value !== null && value !== undefined;
+const top = (values) => Math.max(0, ...values.filter(present));
+const countTicks = (scale, largest) => (COUNT_UNITS.has(scale.unit) && largest >= 10000 ? { tickformat: "~s" } : {});
+const COUNT_UNITS = new Set(["IOPS", "events/s"]);
+
+// The scale of a chart's numbers under the unit switch: as printed, SI or IEC.
+function chartScale(chart, mode, values) {
+  const convention = mode === "si" || mode === "iec" ? mode : chart.printed || "iec";
+  return scaleFor(values, chart.unit, isByteUnit(chart.unit) ? convention : undefined);
+}
+
+// Horizontal bars, one per environment or scenario, each printing its value; a bar's
+// length is its value on a linear axis from zero; a dotted line marks the baseline.
+function bars(chart, mode) {
+  const values = chart.series[0].values;
+  const scale = chartScale(chart, mode, values);
+  const numbers = values.map((v) => number(scale, v));
+  const largest = top(numbers);
+  const layout = {
+    height: 40 + BAR_HEIGHT_PX * Math.max(values.length, 1),
+    margin: { t: 4, r: 16, b: 24, l: 8 },
+    showlegend: false,
+    bargap: 0.3,
+    xaxis: {
+      range: [0, largest * 1.3 || 1], // room past the longest bar for its printed value
+      exponentformat: "none",
+      separatethousands: true,
+      ...countTicks(scale, largest), // 10k, 20k: five-digit ticks run together on a phone
+      nticks: 4,
+      tickangle: 0,
+      ...FIXED,
+    },
+    yaxis: { autorange: "reversed", ticksuffix: " ", ...FIXED },
+  };
+  if (present(chart.baseline)) {
+    const at = number(scale, chart.baseline);
+    layout.shapes = [
+      {
+        type: "line",
+        xref: "x",
+        x0: at,
+        x1: at,
+        yref: "y domain",
+        y0: 0,
+        y1: 1,
+        line: { dash: "dot", width: 1.5, color: BASELINE_COLOUR },
+      },
+    ];
+  }
+  const manual = new Set(chart.manual || []);
+  const trace = {
+    type: "bar",
+    orientation: "h",
+    y: chart.labels,
+    x: numbers,
+    text: values.map((v) => text(scale, v)),
+    textposition: "auto", // outside a short bar, inside the end of a long one: never cut off
+    cliponaxis: false,
+    // A value typed by hand, with no raw output behind it, is hatched.
+    marker: { color: chart.colours, pattern: { shape: values.map((_, i) => (manual.has(i) ? "/" : "")), solidity: 0.5 } },
+    customdata: chart.hover || values.map(() => ""),
+    hovertemplate: "%{y}: %{text}%{customdata}<extra></extra>",
+  };
+  return { data: [trace], layout };
+}
+
+// A sweep: one metric against the one parameter that changes (queue depth, block size).
+function sweep(chart, mode) {
+  const values = chart.series[0].values;
+  const scale = chartScale(chart, mode, values);
+  const shown = values.map((v, i) => [chart.labels[i], v]).filter(([, v]) => present(v));
+  const largest = top(shown.map(([, v]) => number(scale, v)));
+  const trace = {
+    type: "scatter",
+    mode: "lines+markers+text",
+    x: shown.map(([label]) => label),
+    y: shown.map(([, v]) => number(scale, v)),
+    text: shown.map(([, v]) => text(scale, v)),
+    textposition: "top center",
+    cliponaxis: false,
+    marker: { color: FIRST_COLOUR, size: 8 },
+    line: { color: FIRST_COLOUR },
+    hovertemplate: `${chart.axis} %{x}: %{text}<extra></extra>`,
+  };
+  const layout = {
+    height: 260,
+    margin: { t: 24, r: 24, b: 40, l: 8 },
+    showlegend: false,
+    xaxis: { type: "category", title: { text: chart.axis, standoff: 4 }, ...FIXED },
+    yaxis: {
+      range: [0, largest * 1.25 || 1],
+      ...FIXED,
+      exponentformat: "none",
+      separatethousands: true,
+      nticks: 5,
+      ...countTicks(scale, largest),
+    },
+  };
+  return { data: [trace], layout };
+}
+
+// Lines over a category axis with a legend: percentile ladders, per-iteration rates.
+function lines(chart, traces, layout) {
+  return {
+    data: traces,
+    layout: { margin: MARGIN, legend: { orientation: "h" }, showlegend: chart.series.length > 1, ...layout },
+  };
+}
+
+// fio completion-latency percentiles (p1 ... p99.99) on a log axis, one line per series,
+// in the largest unit that keeps the biggest value >= 1.
+function ladder(chart) {
+  const largest = top(chart.series.flatMap((s) => s.values));
+  const [unit, factor] = [["s", 1e9], ["ms", 1e6], ["µs", 1e3]].find(([, f]) => largest >= f) || ["ns", 1];
+  const traces = chart.series.map((s) => ({
+    type: "scatter",
+    name: s.name,
+    x: chart.labels,
+    y: s.values.map((v) => (present(v) ? v / factor : null)),
+    mode: "lines+markers",
+    hovertemplate: `%{x}: %{y:.4g} ${unit}<extra>${s.name}</extra>`,
+  }));
+  return lines(chart, traces, {
+    yaxis: { title: { text: `completion latency (${unit})` }, type: "log" },
+    xaxis: { type: "category", automargin: true },
+  });
+}
+
+// fio's latency distribution: the share of I/Os per bucket, grouped across series.
+function histogram(chart) {
+  const traces = chart.series.map((s) => ({ type: "bar", name: s.name, x: chart.labels, y: s.values }));
+  return lines(chart, traces, {
+    barmode: "group",
+    yaxis: { title: { text: "% of I/Os" }, ticksuffix: "%" },
+    xaxis: { type: "category", automargin: true },
+  });
+}
+
+// mbw's copy rate per iteration and method, in the unit mbw prints (MiB/s) or SI.
+function iterations(chart, mode) {
+  const scale = scaleOf("B/s", mode === "si" ? "MB/s" : "MiB/s");
+  const traces = chart.series.map((s) => ({
+    type: "scatter",
+    name: s.name,
+    x: s.values.map((_, i) => i),
+    y: s.values.map((v) => (present(v) ? number(scale, v) : null)),
+    mode: "lines+markers",
+  }));
+  return lines(chart, traces, {
+    showlegend: undefined, // plotly's default: a legend as soon as there are two methods
+    xaxis: { title: { text: "iteration" }, dtick: 1 },
+    yaxis: { title: { text: scale.label }, rangemode: "tozero" },
+  });
+}
+
+// iperf3's throughput per interval (lines), and retransmits per interval (bars, right axis).
+function intervals(chart) {
+  const traces = [];
+  chart.series.forEach((s) => {
+    traces.push({
+      type: "scatter",
+      name: s.name,
+      x: s.x,
+      y: s.values,
+      mode: "lines+markers",
+      hovertemplate: `%{x} s: %{y:.3s}bit/s<extra>${s.name}</extra>`,
+    });
+    if (s.retransmits) {
+      traces.push({ type: "bar", name: `${s.name} retransmits`, x: s.x, y: s.retransmits, yaxis: "y2", opacity: 0.4 });
+    }
+  });
+  const layout = {
+    showlegend: undefined,
+    xaxis: { title: { text: "seconds" } },
+    yaxis: { title: { text: "bit/s" }, tickformat: "~s", rangemode: "tozero" },
+    margin: { t: 16, r: 56, b: 16, l: 72 },
+  };
+  if (chart.series.some((s) => s.retransmits)) {
+    layout.yaxis2 = { title: { text: "retransmits" }, overlaying: "y", side: "right", rangemode: "tozero" };
+  }
+  return lines(chart, traces, layout);
+}
+
+const KINDS = { bars, sweep, ladder, histogram, iterations, intervals };
+
+// The plotly figure of one chart under the unit switch's `mode` (printed, si, iec).
+export function figure(chart, mode = "printed") {
+  const spec = KINDS[chart.kind](chart, mode);
+  Object.keys(spec.layout).forEach((key) => spec.layout[key] === undefined && delete spec.layout[key]);
+  return spec;
+}
+
+// Only charts of byte quantities change with the unit switch.
+const switches = (chart) => chart.kind === "iterations" || isByteUnit(chart.unit);
 
 function themeLayout() {
   const style = getComputedStyle(document.documentElement);
@@ -12,61 +218,51 @@ function themeLayout() {
     plot_bgcolor: "rgba(0,0,0,0)",
     font: { color: value("--chart-text"), family: value("--font-sans") },
     colorway: value("--chart-colorway").split(/\s*,\s*/),
-    "xaxis.gridcolor": grid,
-    "yaxis.gridcolor": grid,
-    "xaxis.linecolor": grid,
-    "yaxis.linecolor": grid,
+    grid,
   };
 }
 
-function applyTheme(layout) {
+function themed(layout) {
   const theme = themeLayout();
+  const axes = Object.keys(layout).filter((key) => /^[xy]axis\d*$/.test(key));
   const merged = { ...layout, paper_bgcolor: theme.paper_bgcolor, plot_bgcolor: theme.plot_bgcolor };
   merged.font = { ...(layout.font || {}), ...theme.font };
   merged.colorway = theme.colorway;
-  merged.xaxis = { ...(layout.xaxis || {}), gridcolor: theme["xaxis.gridcolor"], linecolor: theme["xaxis.linecolor"] };
-  merged.yaxis = { ...(layout.yaxis || {}), gridcolor: theme["yaxis.gridcolor"], linecolor: theme["yaxis.linecolor"] };
+  ["xaxis", "yaxis", ...axes].forEach((key) => {
+    merged[key] = { ...(layout[key] || {}), gridcolor: theme.grid, linecolor: theme.grid };
+  });
   return merged;
 }
 
-// The unit switch: a chart of byte quantities carries what it becomes as printed, in SI
-// and in IEC units (computed at ingest): per-trace properties and layout properties.
-function switchUnits(element, mode) {
-  const node = element.dataset.unitsSwitch && document.getElementById(element.dataset.unitsSwitch);
-  if (!node || !element.data) return;
-  const shown = JSON.parse(node.textContent)[mode];
-  if (!shown) return;
-  shown.data.forEach((trace, index) => {
-    const update = {};
-    Object.entries(trace).forEach(([key, values]) => {
-      update[key] = [values];
-    });
-    Plotly.restyle(element, update, [index]);
-  });
-  Plotly.relayout(element, shown.layout);
+const CONFIG = { responsive: true, displaylogo: false, displayModeBar: false };
+
+// Every figure drawn, by element id, as built: tests/browser checks them against plotly's schema.
+window.perfwikiFigures = {};
+
+function draw(element, chart) {
+  const spec = figure(chart, document.documentElement.dataset.units || "printed");
+  window.perfwikiFigures[element.id] = JSON.parse(JSON.stringify(spec));
+  return Plotly.react(element, spec.data, themed(spec.layout), CONFIG);
 }
 
 function drawAll() {
-  const plots = document.querySelectorAll("[data-plotly-spec]");
+  const plots = [...document.querySelectorAll("[data-chart]")];
   plots.forEach((element) => {
-    const specNode = document.getElementById(element.dataset.plotlySpec);
-    if (!specNode) return;
-    const spec = JSON.parse(specNode.textContent);
-    Plotly.newPlot(element, spec.data, applyTheme(spec.layout || {}), {
-      responsive: true,
-      displaylogo: false,
-      displayModeBar: false,
-    }).then(() => {
-      const mode = document.documentElement.dataset.units;
-      if (mode && mode !== "printed") switchUnits(element, mode);
-    });
-    document.addEventListener("perfwiki:units", (event) => switchUnits(element, event.detail));
+    const node = document.getElementById(element.dataset.chart);
+    if (!node) return;
+    const chart = JSON.parse(node.textContent);
+    draw(element, chart);
+    if (switches(chart)) document.addEventListener("perfwiki:units", () => draw(element, chart));
   });
   const scheme = window.matchMedia("(prefers-color-scheme: dark)");
   scheme.addEventListener("change", () => {
-    plots.forEach((element) => Plotly.relayout(element, themeLayout()));
+    plots.forEach((element) => element.layout && Plotly.relayout(element, themed(element.layout)));
   });
 }
+
+// For the browser tests: the same formatting the charts print, to compare with units.py.
+window.perfwikiFormat = { scaleFor, scaleOf, text, axisTitle, significant, bitsPerSecond };
+window.perfwikiCharts = { figure };
 
 if (document.readyState === "loading") {
   document.addEventListener("DOMContentLoaded", drawAll);

@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 from ... import units
-from ...charts import MARGIN, figure
 from ...model import Run, slug
 from ..base import Measure, shown
 from .report import DIRECTIONS
@@ -151,62 +150,48 @@ def _job_tables(job: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def run_charts(run: Run) -> list[dict[str, Any]]:
-    """Completion-latency percentiles of every direction, and the first job's latency distribution."""
+    """Completion-latency percentiles of every direction, and the first job's latency distribution.
+
+    Their numbers are in the run's tables beside them, so the charts carry no data table of their own.
+    """
     ladder = percentile_ladder(
         [
             (f"{direction} ({job.get('name')})", metrics.get("percentiles_ns") or {})
             for job, direction, metrics in directions(run)
         ],
         "chart-percentiles",
+        with_table=False,
     )
     buckets = bucket_histogram(
         [(str(job.get("name")), job.get("lat_buckets") or []) for job in run.metrics.get("jobs", [])][:1],
         "chart-buckets",
+        with_table=False,
     )
     return [chart for chart in (ladder, buckets) if chart]
 
 
-def _ns_scale(values: list[float]) -> tuple[float, str]:
-    """The display unit for a set of latencies: the largest that keeps the biggest >= 1."""
-    top = max(values) if values else 0
-    for unit, factor in (("s", 1e9), ("ms", 1e6), ("µs", 1e3)):
-        if top >= factor:
-            return factor, unit
-    return 1.0, "ns"
-
-
-def percentile_ladder(series: list[tuple[str, dict[str, float]]], chart_id: str) -> dict[str, Any] | None:
+def percentile_ladder(
+    series: list[tuple[str, dict[str, float]]], chart_id: str, with_table: bool = True
+) -> dict[str, Any] | None:
     """fio completion-latency percentiles (p1 ... p99.99), one line per run or environment."""
     series = [(name, table) for name, table in series if table]
     if not series:
         return None
     keys = sorted({key for _, table in series for key in table}, key=float)
-    factor, unit = _ns_scale([value for _, table in series for value in table.values()])
-    traces = [
-        {
-            "type": "scatter",
-            "name": name,
-            "x": [f"p{key}" for key in keys],
-            "y": [table[key] / factor if key in table else None for key in keys],
-            "mode": "lines+markers",
-            "hovertemplate": "%{x}: %{y:.4g} " + unit + "<extra>" + name + "</extra>",
-        }
-        for name, table in series
-    ]
-    rows = [[f"p{key}"] + [units.format_ns(table.get(key)) for _, table in series] for key in keys]
-    return {
+    chart: dict[str, Any] = {
         "id": chart_id,
         "title": "Completion latency percentiles",
-        "spec": figure(
-            traces,
-            yaxis={"title": {"text": f"completion latency ({unit})"}, "type": "log"},
-            xaxis={"type": "category", "automargin": True},
-            margin=MARGIN,
-            legend={"orientation": "h"},
-            showlegend=len(series) > 1,
-        ),
-        "table": {"columns": ["Percentile"] + [name for name, _ in series], "rows": rows},
+        "plot": {
+            "kind": "ladder",
+            "unit": "ns",
+            "labels": [f"p{key}" for key in keys],
+            "series": [{"name": name, "values": [table.get(key) for key in keys]} for name, table in series],
+        },
     }
+    if with_table:
+        rows = [[f"p{key}"] + [units.format_ns(table.get(key)) for _, table in series] for key in keys]
+        chart["table"] = {"columns": ["Percentile"] + [name for name, _ in series], "rows": rows}
+    return chart
 
 
 def _bucket_label(bucket: dict[str, Any]) -> str:
@@ -215,7 +200,9 @@ def _bucket_label(bucket: dict[str, Any]) -> str:
     return f"≤ {units.format_ns(bucket['le_ns'])}"
 
 
-def bucket_histogram(series: list[tuple[str, list[dict[str, Any]]]], chart_id: str) -> dict[str, Any] | None:
+def bucket_histogram(
+    series: list[tuple[str, list[dict[str, Any]]]], chart_id: str, with_table: bool = True
+) -> dict[str, Any] | None:
     """fio's latency distribution (share of I/Os per bucket), overlaid across runs."""
     series = [(name, buckets) for name, buckets in series if buckets]
     if not series:
@@ -227,26 +214,24 @@ def bucket_histogram(series: list[tuple[str, list[dict[str, Any]]]], chart_id: s
                 0.5 if "ge_ns" in bucket else 0
             )
     labels = sorted(edges, key=edges.get)
-    traces = []
-    for name, buckets in series:
-        share = {_bucket_label(bucket): bucket["pct"] for bucket in buckets}
-        traces.append({"type": "bar", "name": name, "x": labels, "y": [share.get(label, 0) for label in labels]})
-    rows = [
-        [label]
-        + [next((f"{b['pct']:.2f}%" for b in buckets if _bucket_label(b) == label), None) for _, buckets in series]
-        for label in labels
-    ]
-    return {
+    shares = [{_bucket_label(bucket): bucket["pct"] for bucket in buckets} for _, buckets in series]
+    chart: dict[str, Any] = {
         "id": chart_id,
         "title": "Latency distribution",
-        "spec": figure(
-            traces,
-            barmode="group",
-            yaxis={"title": {"text": "% of I/Os"}, "ticksuffix": "%"},
-            xaxis={"type": "category", "automargin": True},
-            margin=MARGIN,
-            legend={"orientation": "h"},
-            showlegend=len(series) > 1,
-        ),
-        "table": {"columns": ["Latency"] + [name for name, _ in series], "rows": rows},
+        "plot": {
+            "kind": "histogram",
+            "unit": "pct",
+            "labels": labels,
+            "series": [
+                {"name": name, "values": [share.get(label) for label in labels]}
+                for (name, _), share in zip(series, shares, strict=True)
+            ],
+        },
     }
+    if with_table:
+        rows = [
+            [label] + [None if share.get(label) is None else f"{share[label]:.2f}%" for share in shares]
+            for label in labels
+        ]
+        chart["table"] = {"columns": ["Latency"] + [name for name, _ in series], "rows": rows}
+    return chart

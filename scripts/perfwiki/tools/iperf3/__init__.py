@@ -9,7 +9,6 @@ from __future__ import annotations
 from typing import Any
 
 from ... import units
-from ...charts import figure
 from ...findings import Evidence, Finding
 from ...model import Run
 from ..base import Measure, Metric, Tool, metric_at, pairs_table, shown
@@ -46,39 +45,16 @@ def intervals_chart(series: list[tuple[str, list[dict[str, Any]]]], chart_id: st
     series = [(name, rows) for name, rows in series if rows]
     if not series:
         return None
-    traces = []
-    has_retransmits = False
+    charted = []
     for name, rows in series:
-        traces.append(
-            {
-                "type": "scatter",
-                "name": name,
-                "x": [row["end_s"] for row in rows],
-                "y": [row["bits_per_s"] for row in rows],
-                "mode": "lines+markers",
-                "hovertemplate": "%{x} s: %{y:.3s}bit/s<extra>" + name + "</extra>",
-            }
-        )
+        one: dict[str, Any] = {
+            "name": name,
+            "x": [row["end_s"] for row in rows],
+            "values": [row["bits_per_s"] for row in rows],
+        }
         if any("retransmits" in row for row in rows):
-            has_retransmits = True
-            traces.append(
-                {
-                    "type": "bar",
-                    "name": f"{name} retransmits",
-                    "x": [row["end_s"] for row in rows],
-                    "y": [row.get("retransmits") for row in rows],
-                    "yaxis": "y2",
-                    "opacity": 0.4,
-                }
-            )
-    layout: dict[str, Any] = {
-        "xaxis": {"title": {"text": "seconds"}},
-        "yaxis": {"title": {"text": "bit/s"}, "tickformat": "~s", "rangemode": "tozero"},
-        "margin": {"t": 16, "r": 56, "b": 16, "l": 72},
-        "legend": {"orientation": "h"},
-    }
-    if has_retransmits:
-        layout["yaxis2"] = {"title": {"text": "retransmits"}, "overlaying": "y", "side": "right", "rangemode": "tozero"}
+            one["retransmits"] = [row.get("retransmits") for row in rows]
+        charted.append(one)
     name, first = series[0]
     rows = [
         [f"{row['start_s']:g}–{row['end_s']:g} s", units.format_bits_per_s(row["bits_per_s"]), row.get("retransmits")]
@@ -87,7 +63,7 @@ def intervals_chart(series: list[tuple[str, list[dict[str, Any]]]], chart_id: st
     return {
         "id": chart_id,
         "title": "Throughput per interval",
-        "spec": figure(traces, **layout),
+        "plot": {"kind": "intervals", "unit": "bit/s", "series": charted},
         "table": {"columns": ["Interval", f"{name} throughput", "Retransmits"], "rows": rows},
     }
 

@@ -5,63 +5,28 @@ from __future__ import annotations
 from typing import Any
 
 from ... import units
-from ...charts import MARGIN, figure, unit_switch
 from ...model import Run
 from ..base import Measure, Metric, Tool, metric_at
 from . import parser
-
-_MIB = units.Scale("B/s", "MiB/s", 2**20)
-_MB = units.Scale("B/s", "MB/s", 1e6)
 
 
 def iterations_chart(methods: dict[str, dict[str, Any]], chart_id: str) -> dict[str, Any] | None:
     """Copy rate of every mbw iteration per method; the first is often slow (page faults)."""
     if not methods:
         return None
-    traces = []
-    longest = 0
-    for method, data in sorted(methods.items()):
-        rates = [None if rate is None else rate / 2**20 for rate in data.get("runs_bytes_per_s", [])]
-        longest = max(longest, len(rates))
-        traces.append(
-            {"type": "scatter", "name": method, "x": list(range(len(rates))), "y": rates, "mode": "lines+markers"}
-        )
     names = sorted(methods)
+    runs = {m: methods[m].get("runs_bytes_per_s", []) for m in names}
     rows = [
-        [str(i)]
-        + [
-            units.format_bytes_per_s(
-                (methods[m].get("runs_bytes_per_s") or [None] * longest)[i]
-                if i < len(methods[m].get("runs_bytes_per_s", []))
-                else None
-            )
-            for m in names
-        ]
-        for i in range(longest)
+        [str(i)] + [units.format_bytes_per_s(runs[m][i]) if i < len(runs[m]) else None for m in names]
+        for i in range(max(len(rates) for rates in runs.values()))
     ]
     rows.append(["AVG"] + [units.format_bytes_per_s(methods[m].get("avg_bytes_per_s")) for m in names])
     return {
         "id": chart_id,
         "title": "Copy rate per iteration",
-        "spec": figure(
-            traces,
-            xaxis={"title": {"text": "iteration"}, "dtick": 1},
-            yaxis={"title": {"text": "MiB/s"}, "rangemode": "tozero"},
-            margin=MARGIN,
-            legend={"orientation": "h"},
-        ),
+        # mbw prints MiB/s; js/charts.js draws the lines in MiB/s, or MB/s under the SI unit switch.
+        "plot": {"kind": "iterations", "unit": "B/s", "series": [{"name": m, "values": runs[m]} for m in names]},
         "table": {"columns": ["Iteration"] + names, "rows": rows},
-        # mbw prints MiB/s; the page's unit switch redraws the lines in MB/s.
-        "switch": unit_switch(
-            {"printed": _MIB, "iec": _MIB, "si": _MB},
-            lambda scale: {
-                "data": [
-                    {"y": [None if r is None else scale.number(r) for r in methods[m].get("runs_bytes_per_s", [])]}
-                    for m in names
-                ],
-                "layout": {"yaxis.title.text": scale.label},
-            },
-        ),
     }
 
 
