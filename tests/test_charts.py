@@ -1,6 +1,6 @@
 """What data/ holds for a chart: its numbers once, in canonical units, and nothing of its look.
 
-The browser turns these series into plotly figures (js/charts.js); tests/browser/test_charts.py
+The browser turns these series into plotly figures (js/charts.js); tests/browser/test_drawn_charts.py
 checks the figures it draws.
 """
 

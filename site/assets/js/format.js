@@ -1,7 +1,7 @@
 // Display units, the way perfwiki.units prints them in Python: one prefix per axis
 // (scaleFor), at most four significant digits, SI or IEC spelled out. Charts are
 // drawn here from canonical numbers (bytes, ns, bit/s), so this must agree with
-// units.py to the character; tests/browser/test_charts.py compares the two.
+// units.py to the character; tests/browser/test_drawn_charts.py compares the two.
 
 const STEPS = {
   "B/s": {
