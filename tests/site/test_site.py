@@ -89,7 +89,7 @@ def test_report_page_links_every_run_and_carries_the_chart_spec(built_site):
     # The summary leads with its verdict, then a panel per column with both environments in it.
     assert page.by_id["cmp-raw-device-summary-title"].strip() == "Raw device vs ext4 summary"
     # The page carries the panel's numbers, not a plotly layout: js/charts.js draws the bars
-    # (tests/browser/test_charts.py checks what it draws).
+    # (tests/browser/test_drawn_charts.py checks what it draws).
     bars = json.loads(page.by_id["chart-raw-device-summary-1-series"])
     assert bars["kind"] == "bars" and bars["unit"] == "B/s" and bars["printed"] == "iec"
     assert bars["labels"] == ["nvme-raw (baseline)", "nvme-ext4 (typed)"]
