@@ -61,5 +61,6 @@ def test_no_chart_in_data_carries_a_plotly_layout(built_site):
         for word in ('"layout"', '"hovertemplate"', '"margin"', '"spec"'):
             assert word not in text, (path, word)
         plots += text.count('"plot":{')
-    # The five reports chart their comparisons, and fio, iperf3 and mbw runs chart their details.
-    assert plots > 200
+    # The five reports chart their comparisons and scenarios; iperf3 and mbw runs chart their details
+    # (a fio run page draws its charts from the run's own metrics: layouts/_partials/fio-charts.html).
+    assert plots > 100

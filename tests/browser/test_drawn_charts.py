@@ -111,6 +111,10 @@ def test_the_browser_prints_numbers_as_units_py_does(page, base_url_local):
             [values, unit, convention],
         )
         assert shown == {"title": scale.axis_title, "texts": [scale.text(v) for v in values]}, (unit, values)
+    latencies = [93, 1000, 948000, 4351590, 131649000, 2.5e9, 0.5]  # bucket edges and percentiles
+    assert page.evaluate("ns => ns.map(window.perfwikiFormat.nanoseconds)", latencies) == [
+        units.format_ns(ns) for ns in latencies
+    ]
     rates = [9.41e9, 941e6, 1e3, 999.5, 0]
     assert page.evaluate("rates => rates.map(window.perfwikiFormat.bitsPerSecond)", rates) == [
         units.format_bits_per_s(r) for r in rates

@@ -239,8 +239,6 @@ def test_the_unit_switch_redraws_a_run_pages_byte_chart(page, base_url_local):
     assert plot.locator("text.ytitle").text_content() == "MiB/s"  # as mbw printed it
     first = plot.evaluate("node => node.data[0].y[0]")
     page.locator("#unit-toggle").click()  # as printed -> SI
-    page.wait_for_function(
-        "document.querySelector('#chart-iterations text.ytitle').textContent === 'MB/s'"
-    )
+    page.wait_for_function("document.querySelector('#chart-iterations text.ytitle').textContent === 'MB/s'")
     assert plot.evaluate("node => node.data[0].y[0]") == pytest.approx(first * 2**20 / 1e6)
     page.evaluate("localStorage.clear()")

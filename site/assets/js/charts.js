@@ -5,7 +5,17 @@
 // re-applied when the colour scheme changes.
 /* global Plotly */
 
-import { axisTitle, bitsPerSecond, isByteUnit, number, scaleFor, scaleOf, significant, text } from "./format.js";
+import {
+  axisTitle,
+  bitsPerSecond,
+  isByteUnit,
+  nanoseconds,
+  number,
+  scaleFor,
+  scaleOf,
+  significant,
+  text,
+} from "./format.js";
 
 // The look every chart shares; each kind below adds only what is its own.
 const MARGIN = { t: 16, r: 16, b: 16, l: 72 };
@@ -123,16 +133,19 @@ function lines(chart, traces, layout) {
   };
 }
 
-// fio completion-latency percentiles (p1 ... p99.99) on a log axis, one line per series,
-// in the largest unit that keeps the biggest value >= 1.
+// fio completion-latency percentiles (p1 ... p99.99) on a log axis, one line per series
+// ({name, percentiles: {"99.00": ns}} as fio's metrics hold them), in the largest unit
+// that keeps the biggest value >= 1.
 function ladder(chart) {
-  const largest = top(chart.series.flatMap((s) => s.values));
+  const keys = [...new Set(chart.series.flatMap((s) => Object.keys(s.percentiles)))];
+  keys.sort((a, b) => parseFloat(a) - parseFloat(b));
+  const largest = top(chart.series.flatMap((s) => Object.values(s.percentiles)));
   const [unit, factor] = [["s", 1e9], ["ms", 1e6], ["µs", 1e3]].find(([, f]) => largest >= f) || ["ns", 1];
   const traces = chart.series.map((s) => ({
     type: "scatter",
     name: s.name,
-    x: chart.labels,
-    y: s.values.map((v) => (present(v) ? v / factor : null)),
+    x: keys.map((key) => `p${key}`),
+    y: keys.map((key) => (present(s.percentiles[key]) ? s.percentiles[key] / factor : null)),
     mode: "lines+markers",
     hovertemplate: `%{x}: %{y:.4g} ${unit}<extra>${s.name}</extra>`,
   }));
@@ -142,9 +155,19 @@ function ladder(chart) {
   });
 }
 
-// fio's latency distribution: the share of I/Os per bucket, grouped across series.
+// fio's latency distribution: the share of I/Os per bucket ({le_ns | ge_ns, pct}, as fio's
+// metrics hold them), grouped across series, buckets in order of their edge.
 function histogram(chart) {
-  const traces = chart.series.map((s) => ({ type: "bar", name: s.name, x: chart.labels, y: s.values }));
+  const edges = new Map();
+  const label = (bucket) => ("ge_ns" in bucket ? `≥ ${nanoseconds(bucket.ge_ns)}` : `≤ ${nanoseconds(bucket.le_ns)}`);
+  chart.series.forEach((s) =>
+    s.buckets.forEach((bucket) => edges.set(label(bucket), "ge_ns" in bucket ? bucket.ge_ns + 0.5 : bucket.le_ns)),
+  );
+  const labels = [...edges.keys()].sort((a, b) => edges.get(a) - edges.get(b));
+  const traces = chart.series.map((s) => {
+    const share = new Map(s.buckets.map((bucket) => [label(bucket), bucket.pct]));
+    return { type: "bar", name: s.name, x: labels, y: labels.map((l) => (share.has(l) ? share.get(l) : null)) };
+  });
   return lines(chart, traces, {
     barmode: "group",
     yaxis: { title: { text: "% of I/Os" }, ticksuffix: "%" },
@@ -261,7 +284,7 @@ function drawAll() {
 }
 
 // For the browser tests: the same formatting the charts print, to compare with units.py.
-window.perfwikiFormat = { scaleFor, scaleOf, text, axisTitle, significant, bitsPerSecond };
+window.perfwikiFormat = { scaleFor, scaleOf, text, axisTitle, significant, bitsPerSecond, nanoseconds };
 window.perfwikiCharts = { figure };
 
 if (document.readyState === "loading") {

@@ -92,3 +92,12 @@ export function bitsPerSecond(value) {
   }
   return `${significant(value, 3)} bit/s`;
 }
+
+// A latency in the largest unit that keeps it >= 1 (units.format_ns): 4.352 ms, 948 µs.
+export function nanoseconds(value) {
+  if (value === null || value === undefined) return null;
+  for (const [unit, factor] of [["s", 1e9], ["ms", 1e6], ["µs", 1e3]]) {
+    if (Math.abs(value) >= factor) return `${significant(value / factor)} ${unit}`;
+  }
+  return `${significant(value)} ns`;
+}

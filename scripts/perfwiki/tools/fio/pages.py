@@ -149,49 +149,20 @@ def _job_tables(job: dict[str, Any]) -> list[dict[str, Any]]:
     return tables
 
 
-def run_charts(run: Run) -> list[dict[str, Any]]:
-    """Completion-latency percentiles of every direction, and the first job's latency distribution.
-
-    Their numbers are in the run's tables beside them, so the charts carry no data table of their own.
-    """
-    ladder = percentile_ladder(
-        [
-            (f"{direction} ({job.get('name')})", metrics.get("percentiles_ns") or {})
-            for job, direction, metrics in directions(run)
-        ],
-        "chart-percentiles",
-        with_table=False,
-    )
-    buckets = bucket_histogram(
-        [(str(job.get("name")), job.get("lat_buckets") or []) for job in run.metrics.get("jobs", [])][:1],
-        "chart-buckets",
-        with_table=False,
-    )
-    return [chart for chart in (ladder, buckets) if chart]
-
-
-def percentile_ladder(
-    series: list[tuple[str, dict[str, float]]], chart_id: str, with_table: bool = True
-) -> dict[str, Any] | None:
+def percentile_ladder(series: list[tuple[str, dict[str, float]]], chart_id: str) -> dict[str, Any] | None:
     """fio completion-latency percentiles (p1 ... p99.99), one line per run or environment."""
     series = [(name, table) for name, table in series if table]
     if not series:
         return None
     keys = sorted({key for _, table in series for key in table}, key=float)
-    chart: dict[str, Any] = {
+    rows = [[f"p{key}"] + [units.format_ns(table.get(key)) for _, table in series] for key in keys]
+    return {
         "id": chart_id,
         "title": "Completion latency percentiles",
-        "plot": {
-            "kind": "ladder",
-            "unit": "ns",
-            "labels": [f"p{key}" for key in keys],
-            "series": [{"name": name, "values": [table.get(key) for key in keys]} for name, table in series],
-        },
+        # Each series is fio's own {percentile: ns} map, as a run's metrics hold it.
+        "plot": {"kind": "ladder", "series": [{"name": name, "percentiles": table} for name, table in series]},
+        "table": {"columns": ["Percentile"] + [name for name, _ in series], "rows": rows},
     }
-    if with_table:
-        rows = [[f"p{key}"] + [units.format_ns(table.get(key)) for _, table in series] for key in keys]
-        chart["table"] = {"columns": ["Percentile"] + [name for name, _ in series], "rows": rows}
-    return chart
 
 
 def _bucket_label(bucket: dict[str, Any]) -> str:
@@ -200,9 +171,7 @@ def _bucket_label(bucket: dict[str, Any]) -> str:
     return f"≤ {units.format_ns(bucket['le_ns'])}"
 
 
-def bucket_histogram(
-    series: list[tuple[str, list[dict[str, Any]]]], chart_id: str, with_table: bool = True
-) -> dict[str, Any] | None:
+def bucket_histogram(series: list[tuple[str, list[dict[str, Any]]]], chart_id: str) -> dict[str, Any] | None:
     """fio's latency distribution (share of I/Os per bucket), overlaid across runs."""
     series = [(name, buckets) for name, buckets in series if buckets]
     if not series:
@@ -215,23 +184,13 @@ def bucket_histogram(
             )
     labels = sorted(edges, key=edges.get)
     shares = [{_bucket_label(bucket): bucket["pct"] for bucket in buckets} for _, buckets in series]
-    chart: dict[str, Any] = {
+    rows = [
+        [label] + [None if share.get(label) is None else f"{share[label]:.2f}%" for share in shares] for label in labels
+    ]
+    return {
         "id": chart_id,
         "title": "Latency distribution",
-        "plot": {
-            "kind": "histogram",
-            "unit": "pct",
-            "labels": labels,
-            "series": [
-                {"name": name, "values": [share.get(label) for label in labels]}
-                for (name, _), share in zip(series, shares, strict=True)
-            ],
-        },
+        # Each series is fio's own [{le_ns|ge_ns, pct}] list, as a run's metrics hold it.
+        "plot": {"kind": "histogram", "series": [{"name": name, "buckets": buckets} for name, buckets in series]},
+        "table": {"columns": ["Latency"] + [name for name, _ in series], "rows": rows},
     }
-    if with_table:
-        rows = [
-            [label] + [None if share.get(label) is None else f"{share[label]:.2f}%" for share in shares]
-            for label in labels
-        ]
-        chart["table"] = {"columns": ["Latency"] + [name for name, _ in series], "rows": rows}
-    return chart
