@@ -6,8 +6,6 @@ checks the figures it draws.
 
 from __future__ import annotations
 
-import json
-
 from perfwiki import charts
 from perfwiki.tools import mbw
 from support import ROOT
