@@ -9,10 +9,17 @@ import subprocess
 from support import ROOT
 
 
-def deploy(config: str) -> subprocess.CompletedProcess[str]:
+def deploy(config: str, flags: str = "") -> subprocess.CompletedProcess[str]:
     environment = {key: value for key, value in os.environ.items() if key not in ("MAKEFLAGS", "MFLAGS")}
     return subprocess.run(
-        ["make", "--no-print-directory", "deploy", "DEPLOY_TARGET=archive", f"HUGO_CONFIG=hugo.toml,{config}"],
+        [
+            "make",
+            "--no-print-directory",
+            "deploy",
+            "DEPLOY_TARGET=archive",
+            f"HUGO_CONFIG=hugo.toml,{config}",
+            f"DEPLOY_FLAGS={flags}",
+        ],
         cwd=ROOT,
         capture_output=True,
         text=True,
@@ -37,6 +44,12 @@ def test_deploy_uploads_the_built_site_then_only_what_changed(tmp_path):
         assert (bucket / must).is_file()
     assert any((bucket / "reports" / "vm-vs-bare-metal" / "raw").rglob("*.md"))
 
-    again = deploy(str(config))  # the build is deterministic, so nothing is sent twice
+    # The build is deterministic, so nothing is sent twice. The file:// driver's listing loses
+    # the objects at the edge of its first 1,000-object page ("not found at target", though they
+    # are there, byte for byte); a changed file would be sent for its size or md5 instead.
+    again = deploy(str(config), "--dryRun --logLevel info")
     assert again.returncode == 0, again.stdout + again.stderr
-    assert "No changes required." in again.stdout
+    would = re.findall(r"Would upload: (\S+) \(.*\): (.+)", again.stdout + again.stderr)
+    for name, reason in would:
+        assert reason == "not found at target", (name, reason)
+        assert (bucket / name).read_bytes() == (ROOT / "public" / name).read_bytes(), name
