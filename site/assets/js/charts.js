@@ -24,15 +24,15 @@ const BAR_HEIGHT_PX = 26;
 const BASELINE_COLOUR = "#8c8c8c";
 const FIRST_COLOUR = "#4e79a7";
 
+const COUNT_UNITS = new Set(["IOPS", "events/s"]);
 const present = (value) => value !== null && value !== undefined;
 const top = (values) => Math.max(0, ...values.filter(present));
 const countTicks = (scale, largest) => (COUNT_UNITS.has(scale.unit) && largest >= 10000 ? { tickformat: "~s" } : {});
-const COUNT_UNITS = new Set(["IOPS", "events/s"]);
 
-// The scale of a chart's numbers under the unit switch: as printed, SI or IEC.
+// The scale of a chart's numbers under the unit switch: as printed, SI or IEC (a unit
+// with one convention, such as ns or IOPS, keeps it whatever the switch says).
 function chartScale(chart, mode, values) {
-  const convention = mode === "si" || mode === "iec" ? mode : chart.printed || "iec";
-  return scaleFor(values, chart.unit, isByteUnit(chart.unit) ? convention : undefined);
+  return scaleFor(values, chart.unit, mode === "si" || mode === "iec" ? mode : chart.printed || "iec");
 }
 
 // Horizontal bars, one per environment or scenario, each printing its value; a bar's
@@ -125,12 +125,9 @@ function sweep(chart, mode) {
   return { data: [trace], layout };
 }
 
-// Lines over a category axis with a legend: percentile ladders, per-iteration rates.
-function lines(chart, traces, layout) {
-  return {
-    data: traces,
-    layout: { margin: MARGIN, legend: { orientation: "h" }, showlegend: chart.series.length > 1, ...layout },
-  };
+// Several series with a legend under the plot: percentile ladders, buckets, iterations, intervals.
+function lines(traces, layout) {
+  return { data: traces, layout: { margin: MARGIN, legend: { orientation: "h" }, ...layout } };
 }
 
 // fio completion-latency percentiles (p1 ... p99.99) on a log axis, one line per series
@@ -149,7 +146,8 @@ function ladder(chart) {
     mode: "lines+markers",
     hovertemplate: `%{x}: %{y:.4g} ${unit}<extra>${s.name}</extra>`,
   }));
-  return lines(chart, traces, {
+  return lines(traces, {
+    showlegend: chart.series.length > 1,
     yaxis: { title: { text: `completion latency (${unit})` }, type: "log" },
     xaxis: { type: "category", automargin: true },
   });
@@ -168,7 +166,8 @@ function histogram(chart) {
     const share = new Map(s.buckets.map((bucket) => [label(bucket), bucket.pct]));
     return { type: "bar", name: s.name, x: labels, y: labels.map((l) => (share.has(l) ? share.get(l) : null)) };
   });
-  return lines(chart, traces, {
+  return lines(traces, {
+    showlegend: chart.series.length > 1,
     barmode: "group",
     yaxis: { title: { text: "% of I/Os" }, ticksuffix: "%" },
     xaxis: { type: "category", automargin: true },
@@ -185,8 +184,8 @@ function iterations(chart, mode) {
     y: s.values.map((v) => (present(v) ? number(scale, v) : null)),
     mode: "lines+markers",
   }));
-  return lines(chart, traces, {
-    showlegend: undefined, // plotly's default: a legend as soon as there are two methods
+  // No showlegend: plotly's default, a legend as soon as there are two methods.
+  return lines(traces, {
     xaxis: { title: { text: "iteration" }, dtick: 1 },
     yaxis: { title: { text: scale.label }, rangemode: "tozero" },
   });
@@ -209,7 +208,6 @@ function intervals(chart) {
     }
   });
   const layout = {
-    showlegend: undefined,
     xaxis: { title: { text: "seconds" } },
     yaxis: { title: { text: "bit/s" }, tickformat: "~s", rangemode: "tozero" },
     margin: { t: 16, r: 56, b: 16, l: 72 },
@@ -217,16 +215,14 @@ function intervals(chart) {
   if (chart.series.some((s) => s.retransmits)) {
     layout.yaxis2 = { title: { text: "retransmits" }, overlaying: "y", side: "right", rangemode: "tozero" };
   }
-  return lines(chart, traces, layout);
+  return lines(traces, layout);
 }
 
 const KINDS = { bars, sweep, ladder, histogram, iterations, intervals };
 
 // The plotly figure of one chart under the unit switch's `mode` (printed, si, iec).
 export function figure(chart, mode = "printed") {
-  const spec = KINDS[chart.kind](chart, mode);
-  Object.keys(spec.layout).forEach((key) => spec.layout[key] === undefined && delete spec.layout[key]);
-  return spec;
+  return KINDS[chart.kind](chart, mode);
 }
 
 // Only charts of byte quantities change with the unit switch.

@@ -138,7 +138,7 @@ class Fio(Tool):
         return pages.result_tables(run)
 
     # A fio run page's charts (latency percentiles and distribution) are drawn straight from
-    # the run's metrics (layouts/_partials/fio-charts.html): data/ holds those numbers once.
+    # the run's metrics (layouts/_partials/run-charts/fio.html): data/ holds those numbers once.
 
     def badges(self, run: Run) -> list[str]:
         params = run.params
