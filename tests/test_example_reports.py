@@ -234,7 +234,10 @@ def test_a_manual_run_whose_jobs_are_not_a_list_is_a_problem_not_a_crash():
 def run_pages(document):
     """Each run's document ({run, page}) of a report, as ingest wrote them."""
     folder = document["_data"] / "runs" / document["report"]
-    return [json.loads((folder / f"{run_id}.json").read_text(encoding="utf-8")) for run_id in document["run_ids"]]
+    return [
+        json.loads((folder / f"{run_id}.json").read_text(encoding="utf-8"))
+        for run_id in (entry["id"] for entry in document["run_index"])
+    ]
 
 
 def test_every_run_title_is_unique_in_its_report_and_free_of_markup(reports):

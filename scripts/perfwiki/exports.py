@@ -6,6 +6,7 @@ import csv
 import io
 from typing import Any
 
+from . import datafile
 from .model import Run
 
 
@@ -38,6 +39,15 @@ def run_csv(run: Run) -> str:
     _flatten("params", run.params, rows)
     _flatten("metrics", run.metrics, rows)
     return _csv(["field", "value"], [[path, "" if value is None else value] for path, value in rows])
+
+
+def run_json(run: Run) -> str:
+    """The run as the schema names it (the `run` of its data/ document), for the file beside its page.
+
+    Published as a static file like run_csv: Hugo made it with jsonify, but an output format
+    per run page costs Hugo memory at every run of the wiki.
+    """
+    return datafile.dump(run.to_dict(), indent=2)
 
 
 # Where the site's root goes in a CSV's run URLs: ingest does not know where the site is

@@ -41,7 +41,8 @@ from .redact import Redactor, Rules, prompt_hosts, rules_from_config
 # The published copies of the raw files (redacted when the site asks for it), served by Hugo
 # from site/static: hugo.toml does not publish content/reports/*/raw/ itself.
 PUBLISHED_RAW = Path("site") / "static" / "reports"
-# Each run's index.csv, served beside its page: a file Hugo copies costs it nothing to build.
+# Each run's index.csv and index.json, served beside its page, and the list of every run the
+# /runs/ page and the search fall-back read: files Hugo copies cost it nothing to build.
 PUBLISHED_RUNS = Path("site") / "static" / "runs"
 
 
@@ -243,10 +244,15 @@ def build_report(root: Path, job: ReportJob) -> ReportOutcome:
     files.update({datafile.name(f"runs/{job.slug}/{run_id}"): datafile.dump(run) for run_id, run in runs.items()})
     write_tree(store.path("reports", job.key, ""), files)
     write_tree(
-        store.path("run-csv", job.key, ""),
-        {f"{job.slug}/{run.id}/index.csv": exports.run_csv(run) for run in report.runs},
+        store.path("run-files", job.key, ""),
+        {
+            f"{job.slug}/{run.id}/{name}": text
+            for run in report.runs
+            for name, text in (("index.csv", exports.run_csv(run)), ("index.json", exports.run_json(run)))
+        },
     )
-    outcome = ReportOutcome(job.slug, len(report.runs), problems, index_pages.index_share(job.slug, report.runs))
+    share = index_pages.index_share(job.slug, report.runs, report.front_matter.get("title"))
+    outcome = ReportOutcome(job.slug, len(report.runs), problems, share)
     store.save("reports", job.key, outcome)
     return outcome
 
@@ -305,7 +311,7 @@ def _ingest(root: Path, workers: int, out: TextIO | None) -> IngestResult:
     to_build: list[ReportJob] = []
     for job in jobs:
         cached = store.load("reports", job.key)
-        if cached is not None and all(store.path(kind, job.key, "").is_dir() for kind in ("reports", "run-csv")):
+        if cached is not None and all(store.path(kind, job.key, "").is_dir() for kind in ("reports", "run-files")):
             outcomes[job.slug] = cached
         else:
             to_build.append(job)
@@ -330,8 +336,12 @@ def _ingest(root: Path, workers: int, out: TextIO | None) -> IngestResult:
     for outcome in result.reports:
         result.problems.extend(outcome.problems)
     index = store.path("index", cache.key("index", *(job.key for job in jobs)), "")
+    runs_list = store.path("runs-list", cache.key("runs-list", *(job.key for job in jobs)), "")
+    shares = [outcome.index_share for outcome in result.reports]
     if not index.is_dir():
-        write_tree(index, index_pages.index_files([outcome.index_share for outcome in result.reports]))
+        write_tree(index, index_pages.index_files(shares))
+    if not runs_list.is_dir():
+        write_tree(runs_list, {"index.json": index_pages.runs_list(shares)})
     published = {}
     for raw_file in current.values():
         if raw_file.redactor.active:
@@ -340,29 +350,30 @@ def _ingest(root: Path, workers: int, out: TextIO | None) -> IngestResult:
                 published[raw_file.published] = redacted
         else:
             published[raw_file.published] = root / raw_file.path
-    run_csv = [store.path("run-csv", job.key, "") for job in jobs]
+    run_files = [store.path("run-files", job.key, "") for job in jobs] + [runs_list]
     trees = [store.path("reports", job.key, "") for job in jobs] + [index]
     # What data/ and the published files are made of; the same as last time, they are left as they are
     # (a warm ingest of 10,000 runs would otherwise relink 25,000 files to write what is there).
     output = cache.key(  # paths relative to the site: `--root .` and `--root /abs/site` are one site
         "output",
-        *(os.path.relpath(path, root) for path in trees + run_csv),
+        *(os.path.relpath(path, root) for path in trees + run_files),
         *(f"{place}={os.path.relpath(path, root)}" for place, path in sorted(published.items())),
     )
     written = root / cache.DIR / "written"
     targets = (root / "data", root / PUBLISHED_RAW, root / PUBLISHED_RUNS)
     if not (written.is_file() and written.read_text() == output and all(path.is_dir() for path in targets)):
         written.unlink(missing_ok=True)
-        write_data(root, trees, published, run_csv)
+        write_data(root, trees, published, run_files)
         written.write_text(output)
     store.prune()
     return result
 
 
-def write_data(root: Path, trees: list[Path], published: dict[str, Path], run_csv: list[Path]) -> None:
-    """Build data/, the published raw files and the runs' CSV files beside the old ones, then swap them in.
+def write_data(root: Path, trees: list[Path], published: dict[str, Path], run_files: list[Path]) -> None:
+    """Build data/, the published raw files and the runs' own files beside the old ones, then swap them in.
 
-    `trees` are cached folders of data/ documents, `run_csv` cached folders of <report>/<run>/index.csv;
+    `trees` are cached folders of data/ documents, `run_files` cached folders of <report>/<run>/index.{csv,json}
+    and of the list of every run (index.json);
     `published` maps each raw file's place on the site (reports/<slug>/raw/...) to the file to serve.
     """
     targets = {
@@ -377,7 +388,7 @@ def write_data(root: Path, trees: list[Path], published: dict[str, Path], run_cs
     staging, raw_staging, runs_staging = (work.with_suffix(".new") for work in targets.values())
     for tree in trees:
         shutil.copytree(tree, staging, copy_function=link_or_copy, dirs_exist_ok=True)
-    for tree in run_csv:
+    for tree in run_files:
         shutil.copytree(tree, runs_staging, copy_function=link_or_copy, dirs_exist_ok=True)
     folders: set[Path] = set()
     for place, source in sorted(published.items()):
@@ -395,7 +406,10 @@ def load_report(data: Path, report_slug: str) -> dict[str, Any]:
     """A report's document from data/, with its runs read back in order as `runs`."""
     document = datafile.load(data / datafile.name(f"reports/{report_slug}"))
     folder = data / "runs" / report_slug
-    document["runs"] = [datafile.load(folder / datafile.name(run_id))["run"] for run_id in document["run_ids"]]
+    document["runs"] = [
+        datafile.load(folder / datafile.name(run_id))["run"]
+        for run_id in (entry["id"] for entry in document["run_index"])
+    ]
     return document
 
 

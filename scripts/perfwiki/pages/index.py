@@ -7,6 +7,7 @@ from typing import Any
 from .. import datafile, exports, tools, units
 from ..compare import describe, fingerprint_key, parameter_text
 from ..model import Run
+from .run import page_title
 
 
 def _headline(run: Run, part: str | None) -> list[tuple[str, Any]]:
@@ -18,7 +19,7 @@ def _headline(run: Run, part: str | None) -> list[tuple[str, Any]]:
     return shown
 
 
-def index_share(report: str, runs: list[Run]) -> dict[str, Any]:
+def index_share(report: str, runs: list[Run], title: str | None = None) -> dict[str, Any]:
     """One report's share of the scenario and tool pages; site_index merges the shares.
 
     Ingest keeps each report's share with the report, so an unchanged report is not
@@ -41,7 +42,7 @@ def index_share(report: str, runs: list[Run]) -> dict[str, Any]:
                 "command": run.command,
                 # What the environment page lists beside the run: its first three headline numbers.
                 "key_results": [
-                    {"label": entry["label"], "value": entry["value"]}
+                    {"label": entry["label"], "value": entry["value"], "number": entry.get("number")}
                     for entry in tools.get(run.tool).headline(run)[:3]
                 ],
             }
@@ -67,7 +68,13 @@ def index_share(report: str, runs: list[Run]) -> dict[str, Any]:
             scenario["columns"] = [title for title, _ in headline]
             if key not in tool["scenarios"]:
                 tool["scenarios"].append(key)
-    return {"report": report, "scenarios": scenarios, "tools": by_tool, "environments": environments}
+    return {
+        "report": report,
+        "title": title or report,
+        "scenarios": scenarios,
+        "tools": by_tool,
+        "environments": environments,
+    }
 
 
 def site_index(shares: list[dict[str, Any]]) -> dict[str, Any]:
@@ -184,3 +191,21 @@ def index_files(shares: list[dict[str, Any]]) -> dict[str, str]:
         }
     )
     return files
+
+
+def runs_list(shares: list[dict[str, Any]]) -> str:
+    """Every run of the wiki in one file (runs/index.json) for the /runs/ page and the search fall-back.
+
+    A static file rather than a page Hugo renders: at 100,000 runs the list is tens of MB,
+    which the browser filters and pages through, and Hugo would hold it all to write it.
+    Sorted by title, as the page first shows it.
+    """
+    runs = [
+        {**entry, "environment": env, "title": page_title(entry["title"], env)}
+        for share in shares
+        for env, entries in share["environments"].items()
+        for entry in entries
+    ]
+    runs.sort(key=lambda run: (run["title"].lower(), run["report"], run["id"]))
+    reports = {share["report"]: share.get("title") or share["report"] for share in shares}
+    return datafile.dump({"reports": reports, "runs": runs})

@@ -10,7 +10,7 @@ from ..findings import SEVERITY_ORDER
 from ..model import SCHEMA_VERSION, Run
 from ..tools.base import Measure
 from . import comparison
-from .run import raw_page_path, run_page
+from .run import page_title, raw_page_path, run_page
 
 
 @dataclass
@@ -190,7 +190,17 @@ def report_documents(report: Report) -> tuple[dict[str, Any], dict[str, dict[str
         "baseline": baseline,
         "environments": environments,
         "comparisons": comparisons,
-        "run_ids": [run.id for run in report.runs],
+        # What the runs' content adapter needs to make their pages, in the report's order: Hugo
+        # never loads the run documents themselves (see hugo.toml), a page reads its own.
+        "run_index": [
+            {
+                "id": run.id,
+                "title": page_title(run.title, run.environment),
+                "environment": run.environment,
+                "tool": run.tool,
+            }
+            for run in report.runs
+        ],
         "raw_files": raw_files(report.runs),
         "views": {
             "runs_tables": runs_tables(report.runs),

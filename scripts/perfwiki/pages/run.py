@@ -13,7 +13,7 @@ def run_page(run: Run, environment_facts: dict[str, Any] | None = None) -> dict[
     """Title, tables, charts and badges of one run's page, and its link to the published raw file."""
     tool = tools.get(run.tool)
     return {
-        "title": run.title if not run.environment else f"{run.title} — {run.environment}",
+        "title": page_title(run.title, run.environment),
         "original_title": run.original_heading if run.original_heading != run.heading else None,
         "raw_url": run.source.published_path,
         "raw_page": raw_page_path(run.source.path),
@@ -67,3 +67,8 @@ def _params_table(run: Run) -> dict[str, Any]:
             shown = str(value)
         rows.append([key, shown])
     return {"title": "Parameters", "id": "parameters", "columns": ["Parameter", "Value"], "rows": rows}
+
+
+def page_title(title: str, environment: str | None) -> str:
+    """A run page's title: the run's, with its environment, as lists across reports need it."""
+    return f"{title} — {environment}" if environment else title

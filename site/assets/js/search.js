@@ -1,6 +1,7 @@
 // Search: Pagefind's full-text UI when its index was built next to the site (make serve,
-// build, check); otherwise Hugo's own index of reports, environments and runs (index.json),
-// so search also works under a plain `hugo serve`. Both live on this site.
+// build, check); otherwise Hugo's own index of reports and environments (index.json) and the
+// list of runs ingest writes (runs/index.json), so search also works under a plain `hugo serve`.
+// All of them live on this site.
 /* global PagefindUI */
 
 function loadPagefind(base) {
@@ -62,6 +63,17 @@ function fallback(element, entries) {
   show();
 }
 
+// A run of runs/index.json (the list ingest writes for the /runs/ page) as a search entry.
+function runEntry(run, element) {
+  return {
+    kind: "run",
+    title: run.title,
+    url: new URL(`${run.report}/${run.id}/`, new URL(element.dataset.runs, location.href)).pathname,
+    text: [run.title, run.tool, run.environment, run.report, run.label || "", run.command || ""].join(" "),
+    command: run.command || "",
+  };
+}
+
 window.addEventListener("DOMContentLoaded", () => {
   const element = document.getElementById("search");
   if (!element) return;
@@ -77,9 +89,9 @@ window.addEventListener("DOMContentLoaded", () => {
       if (query) ui.triggerSearch(query); // a search can be linked: /search/?q=windowsaio
     })
     .catch(() =>
-      fetch(element.dataset.index)
-        .then((response) => response.json())
-        .then((entries) => fallback(element, entries))
+      Promise.all([fetch(element.dataset.index), fetch(element.dataset.runs)])
+        .then((responses) => Promise.all(responses.map((response) => response.json())))
+        .then(([pages, list]) => fallback(element, pages.concat(list.runs.map((run) => runEntry(run, element)))))
         .catch(() => {
           element.textContent = "The search index could not be read: run `make ingest` and rebuild.";
         }),
