@@ -19,6 +19,7 @@ FIGURES = [
     "hugo_ms_per_page",
     "hugo_peak_rss_mib",
     "hugo_peak_rss_kib_per_run",
+    "hugo_live_heap_mib",
     "hugo_segments_parallel_s",
     "hugo_segment_peak_rss_mib",
     "data_kib_per_run",
@@ -59,6 +60,7 @@ def test_perf_prints_every_figure_once_as_a_number():
     assert [name for name, _ in lines] == FIGURES
     values = {name: float(value) for name, value in lines}  # n/a would fail here
     assert values["hugo_peak_rss_mib"] > 10 and values["largest_report_html_kib"] > 10
+    assert 1 < values["hugo_live_heap_mib"] < values["hugo_peak_rss_mib"]  # read from the collector's own trace
     # Pages of 120 runs: every run, report, environment, scenario and raw file has one.
     assert values["hugo_pages"] > 120 and values["data_kib_per_run"] > 0.1 and values["public_kib_per_run"] > 1
     assert values["parse_vs_json_load"] > 1 and 0 < values["parse_start_up_s"] < 5

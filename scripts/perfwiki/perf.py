@@ -208,6 +208,16 @@ def start_up_seconds(root: Path, work: Path, samples: int = 21) -> float:
     return statistics.median(timed(command + ["parse", str(small)], work)[0] for _ in range(samples))
 
 
+def live_heap_mib(gctrace: str) -> float | None:
+    """The largest heap a Go garbage collection left alive (GODEBUG=gctrace=1: "before->after->live MB").
+
+    What the build needs at once; the peak RSS above it is the collector's headroom (GOGC,
+    GOMEMLIMIT) and memory not yet handed back.
+    """
+    live = [int(found) for found in re.findall(r"\d+->\d+->(\d+) MB", gctrace)]
+    return max(live) * 1e6 / 2**20 if live else None
+
+
 def hugo_pages(output: str) -> int | None:
     """The page count from Hugo's build summary ("Pages  │ 650")."""
     match = re.search(r"^\s*Pages\s*[│|]\s*(\d+)", output, re.M)
@@ -238,7 +248,10 @@ def main(argv: list[str] | None = None) -> int:
         changed = next((site / "content" / "reports").glob("*/raw/*/*.md"))
         changed.write_bytes(changed.read_bytes() + b"\n<!-- changed -->\n")
         one_change, _ = timed(perfwiki + ["ingest", "--root", str(site)], site)
+        print(f"# Hugo runs with GOMEMLIMIT={os.environ.get('GOMEMLIMIT', 'unset')}", file=sys.stderr)
+        os.environ["GODEBUG"] = ",".join(filter(None, [os.environ.get("GODEBUG"), "gctrace=1"]))
         build, code, peak_kib, summary = measured([hugo, "-d", str(site / "public")], site)
+        del os.environ["GODEBUG"]
         pages = hugo_pages(summary)
         parts = [[hugo, "-d", str(site / f"public-{name}"), "--renderSegments", name] for name in hugo_segments(site)]
         segmented, segments_built, segment_peak_kib = measured_together(parts, site)
@@ -259,6 +272,7 @@ def main(argv: list[str] | None = None) -> int:
             "hugo_ms_per_page": 1000 * build / pages if built and pages else None,
             "hugo_peak_rss_mib": peak_kib / 1024,
             "hugo_peak_rss_kib_per_run": peak_kib / runs,
+            "hugo_live_heap_mib": live_heap_mib(summary),
             "hugo_segments_parallel_s": segmented if segments_built else None,
             "hugo_segment_peak_rss_mib": segment_peak_kib / 1024,
             "data_kib_per_run": folder_bytes(site / "data") / 1024 / runs,

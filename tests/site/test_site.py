@@ -178,12 +178,14 @@ def test_report_run_and_environment_pages_have_json_and_csv(built_site):
     assert comparison["rows"][0]["cells"][0]["value"] == 872 and comparison["rows"][0]["cells"][0]["relative"] == 1.0
     # The downloads are named after the report; every row has a real unit and its run's page.
     folder = built_site / "bench" / "reports" / REPORT
-    named = json.loads((folder / f"{REPORT}.json").read_text(encoding="utf-8"))
-    urls = {run["id"]: run["url"] for run in named["runs"]}
+    html = (folder / "index.html").read_text(encoding="utf-8")
+    assert f'href="/bench/reports/{REPORT}/index.json" type="application/json" download="{REPORT}.json"' in html
+    assert f'href="/bench/reports/{REPORT}/index.csv" type="text/csv" download="{REPORT}.csv"' in html
+    urls = {run["id"]: run["url"] for run in report["runs"]}
     run_id = "nvme-raw-sequential-write-bandwidth-test"
-    assert urls[run_id] == f"{CHECK_BASE_URL}runs/{REPORT}/{run_id}/" and len(urls) == len(report["runs"])
-    rows = list(csv.DictReader((folder / f"{REPORT}.csv").open(encoding="utf-8")))
-    assert (folder / "index.csv").read_text(encoding="utf-8") == (folder / f"{REPORT}.csv").read_text(encoding="utf-8")
+    assert urls[run_id] == f"{CHECK_BASE_URL}runs/{REPORT}/{run_id}/"
+    assert len(urls) == len(list((ROOT / "data" / "runs" / REPORT).glob("*.json"))) == 24
+    rows = list(csv.DictReader((folder / "index.csv").open(encoding="utf-8")))
     assert {row["unit"] for row in rows} == {"B/s", "IOPS", "ns"}  # never "mixed"
     first = rows[0]
     assert (first["column"], first["value"], first["unit"], first["better"]) == (
