@@ -204,9 +204,26 @@ def test_the_runs_index_filters_and_sorts_in_the_page(page, base_url_local):
     first = visible.first
     assert first.locator("td.key-results").inner_text().startswith("Throughput 9.")
     assert "Gbit/s" in first.inner_text()
-    page.goto(f"{base_url_local}runs/?tool=iperf3&report=vm-vs-bare-metal")
-    assert page.locator("#run-index tbody tr:not([hidden])").count() == 7  # restored from the address
+    assert "sort=-number" in page.url
+    page.goto(page.url)  # filters and sort restored from the address
+    assert visible.count() == 7 and visible.first.inner_text() == first.inner_text()
     assert page.locator("#run-more").is_hidden()  # 131 runs fit in one screenful of rows
+    # The text box matches what a row shows and the label, not only the command (manual runs have none).
+    page.goto(f"{base_url_local}runs/?q=nvme-ext4")
+    assert page.locator("#run-count").inner_text() == "12 of 131 runs"  # every run on nvme-ext4
+    page.goto(f"{base_url_local}runs/?q=no-such-run")
+    assert page.locator("#run-index tbody").inner_text().strip() == "No run matches these filters."
+
+
+def test_the_runs_index_without_javascript_says_where_the_runs_are(browser, base_url_local):
+    context = browser.new_context(java_script_enabled=False)
+    page = context.new_page()
+    page.goto(f"{base_url_local}runs/")
+    assert page.locator("#run-filters").is_hidden() and page.locator("#run-index").is_hidden()
+    note = page.locator("noscript p").inner_text()
+    assert "every report page lists its runs" in note
+    assert page.locator("noscript a[href$='#runs-heading']").count() == 5
+    context.close()
 
 
 def test_the_runs_index_pages_through_a_large_wiki(page, base_url_local):

@@ -45,6 +45,10 @@ function row(run) {
   tr.appendChild(report);
   const results = document.createElement("td");
   results.className = "key-results";
+  if (!run.key_results.length) {
+    results.classList.add("muted");
+    results.textContent = "none: see the run";
+  }
   run.key_results.forEach((entry, i) => {
     if (i) results.appendChild(document.createTextNode(" · "));
     const label = document.createElement("span");
@@ -68,6 +72,15 @@ function draw() {
   const body = document.querySelector("#run-index tbody");
   const fragment = document.createDocumentFragment();
   state.matching.slice(0, state.limit).forEach((run) => fragment.appendChild(row(run)));
+  if (!state.matching.length) {
+    const empty = document.createElement("tr");
+    const cell = document.createElement("td");
+    cell.colSpan = 5;
+    cell.className = "missing";
+    cell.textContent = "No run matches these filters.";
+    empty.appendChild(cell);
+    fragment.appendChild(empty);
+  }
   body.replaceChildren(fragment);
   const count = state.matching.length;
   const listed = Math.min(count, state.limit);
@@ -90,36 +103,50 @@ function applyFilters(form) {
   if (state.sort) sortMatching();
   state.limit = PAGE;
   draw();
+  remember(form);
+}
+
+// The filters and the sort in the address, so the list as shown can be linked.
+function remember(form) {
   const params = new URLSearchParams();
-  for (const [key, value] of data.entries()) if (value) params.set(key, value);
+  for (const [key, value] of new FormData(form).entries()) if (value) params.set(key, value);
+  if (state.sort) params.set("sort", `${state.sort.ascending ? "" : "-"}${state.sort.key}`);
   const query = params.toString();
   history.replaceState(null, "", query ? `?${query}` : location.pathname);
 }
 
+function compare(x, y) {
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+// Key results sort by their first number within what it measures: IOPS beside IOPS, bandwidth
+// beside bandwidth (grouped by label, in label order), never 188k IOPS against 2.5 GiB/s.
 function sortMatching() {
   const { key, ascending } = state.sort;
+  const group = (run) => (key === "number" && run.key_results[0] ? run.key_results[0].label.toLowerCase() : "");
   state.matching.sort((a, b) => {
-    const [x, y] = [sortKey(a, key), sortKey(b, key)];
-    const order = x < y ? -1 : x > y ? 1 : 0;
-    return ascending ? order : -order;
+    const order = compare(sortKey(a, key), sortKey(b, key));
+    return compare(group(a), group(b)) || (ascending ? order : -order);
   });
 }
 
-function sortBy(button) {
+function sortBy(button, ascending = button.getAttribute("aria-sort") !== "ascending") {
   const key = button.dataset.sort;
-  const ascending = button.getAttribute("aria-sort") !== "ascending";
   document.querySelectorAll("#run-index th, #run-index th button").forEach((node) => node.removeAttribute("aria-sort"));
   button.closest("th").setAttribute("aria-sort", ascending ? "ascending" : "descending");
   button.setAttribute("aria-sort", ascending ? "ascending" : "descending");
   state.sort = { key, ascending };
   sortMatching();
   draw();
+  remember(document.getElementById("run-filters"));
 }
 
 document.addEventListener("DOMContentLoaded", async () => {
   const form = document.getElementById("run-filters");
   const table = document.getElementById("run-index");
   if (!form || !table) return;
+  form.hidden = false; // without JavaScript the page says where the runs are listed instead
+  table.closest(".table-wrap").hidden = false;
   state.base = new URL(table.dataset.src, location.href);
   const params = new URLSearchParams(location.search);
   for (const [key, value] of params.entries()) if (form.elements[key]) form.elements[key].value = value;
@@ -135,10 +162,16 @@ document.addEventListener("DOMContentLoaded", async () => {
     if (!response.ok) throw new Error(`${response.status} ${response.statusText}`);
     const list = await response.json();
     state.reports = list.reports;
-    state.runs = list.runs.map((run) => ({ ...run, text: `${run.title} ${run.command || ""}`.toLowerCase() }));
+    state.runs = list.runs.map((run) => ({
+      ...run,
+      text: [run.title, run.tool, run.environment, run.report, run.label || "", run.command || ""].join(" ").toLowerCase(),
+    }));
   } catch (err) {
     document.getElementById("run-count").textContent = `The list of runs could not be read (${err.message}): run make ingest.`;
     return;
   }
   applyFilters(form);
+  const sorted = /^(-?)(\w+)$/.exec(params.get("sort") || "");
+  const button = sorted && table.querySelector(`thead button[data-sort="${sorted[2]}"]`);
+  if (button) sortBy(button, sorted[1] !== "-");
 });
