@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import hashlib
+import os
 import io
 import re
 import shutil
 import subprocess
+import time
 from pathlib import Path
 
 import pytest
@@ -110,6 +112,27 @@ def test_unchanged_files_are_not_parsed_again(site):
         if run["source"]["path"].endswith("/nvme-raw/fio-bandwidth-iops-latency.md")
     }
     assert digests == {hashlib.sha256(raw.read_bytes()).hexdigest()}
+
+
+def test_a_warm_ingest_reads_no_raw_file_and_still_sees_a_same_size_edit(site, monkeypatch):
+    raw_files = sorted((site / "content" / "reports").glob("*/raw/**/*.*"))
+    an_hour_ago = time.time() - 3600
+    for path in raw_files:
+        os.utime(path, (an_hour_ago, an_hour_ago))  # settled files: their digests are remembered
+    ingest_module.ingest(site, out=None, workers=1)
+    read: list[Path] = []
+    read_bytes = Path.read_bytes
+    monkeypatch.setattr(Path, "read_bytes", lambda path: read.append(path) or read_bytes(path))
+    warm = ingest_module.ingest(site, out=None, workers=1)
+    assert (warm.extracted, warm.built) == (0, 0) and not [path for path in read if path in raw_files]
+    raw = site / "content" / "reports" / REPORT / "raw" / "nvme-raw" / "fio-bandwidth-iops-latency.md"
+    text = raw.read_bytes()
+    edited = text.replace(b"iops", b"IOPS", 1)
+    assert edited != text and len(edited) == len(text)
+    raw.write_bytes(edited)  # same size, a new mtime: hashed again
+    again = ingest_module.ingest(site, out=None, workers=1)
+    assert (again.extracted, again.built) == (1, 1)
+    assert raw in read
 
 
 def test_a_new_perfwiki_version_parses_everything_again(site, monkeypatch):
