@@ -57,3 +57,26 @@ def test_a_column_shows_every_value_with_one_prefix_in_each_convention():
     assert (host["text"], vm["text"]) == ("0.958 MiB/s", "1854 MiB/s")  # not "981 KiB/s" next to "1.81 GiB/s"
     assert (host["si"], vm["si"]) == ("1.005 MB/s", "1944 MB/s")
     assert table["columns"][0]["unit"] == {"text": "MiB/s", "si": "MB/s", "iec": "MiB/s"}
+
+
+def test_an_environment_page_names_its_closest_environments_not_every_one():
+    from perfwiki.pages import index as index_views
+
+    # One scenario run on 30 environments, a second on the first five of them only.
+    everywhere = [{"environment": f"env-{n:02d}"} for n in range(30)]
+    scenarios = {
+        "fio-randread": {"runs": everywhere},
+        "fio-randwrite": {"runs": everywhere[:5] + [{"environment": None}]},
+    }
+    related = index_views._related(scenarios)
+    first = related["env-00"]
+    assert first["count"] == 29 and len(first["closest"]) == index_views.RELATED_SHOWN == 12
+    # Those sharing both scenarios lead, then the rest by name.
+    assert [(e["environment"], e["scenarios"]) for e in first["closest"][:5]] == [
+        ("env-01", 2),
+        ("env-02", 2),
+        ("env-03", 2),
+        ("env-04", 2),
+        ("env-05", 1),
+    ]
+    assert related["env-29"]["closest"][0] == {"environment": "env-00", "scenarios": 1}

@@ -241,7 +241,11 @@ def build_report(root: Path, job: ReportJob) -> ReportOutcome:
         for error in tools.validate(run):
             problems.append(Problem(run.source.path, run.source.line_start, f"invalid run {run.id}: {error}"))
     document, runs = report_documents(report)
-    files = {datafile.name(f"reports/{job.slug}"): datafile.dump(document)}
+    files = {
+        datafile.name(f"reports/{job.slug}"): datafile.dump(document),
+        datafile.name(f"comparisons/{job.slug}"): datafile.dump(report.comparisons),
+        f"exports/{job.slug}.csv": exports.comparisons_csv(job.slug, report.comparisons),
+    }
     files.update({datafile.name(f"runs/{job.slug}/{run_id}"): datafile.dump(run) for run_id, run in runs.items()})
     write_tree(store.path("reports", job.key, ""), files)
     write_tree(
@@ -407,8 +411,9 @@ def write_data(root: Path, trees: list[Path], published: dict[str, Path], run_fi
 
 
 def load_report(data: Path, report_slug: str) -> dict[str, Any]:
-    """A report's document from data/, with its runs read back in order as `runs`."""
+    """A report's document from data/, with its comparisons and its runs (in order) read back in."""
     document = datafile.load(data / datafile.name(f"reports/{report_slug}"))
+    document["comparisons"] = datafile.load(data / datafile.name(f"comparisons/{report_slug}"))
     folder = data / "runs" / report_slug
     document["runs"] = [
         datafile.load(folder / datafile.name(run_id))["run"]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import heapq
+from collections import Counter
 from typing import Any
 
 from .. import datafile, exports, tools, units
@@ -148,23 +150,39 @@ def _sortable(value: Any) -> tuple[int, float, str]:
     return (1, 0.0, "") if value is None else (1, 0.0, str(value))
 
 
-def _related(scenarios: dict[str, dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
-    """For each environment, the others that ran at least one of its scenarios, most shared first."""
-    shared: dict[str, dict[str, int]] = {}
-    for scenario in scenarios.values():
-        envs = sorted({run["environment"] for run in scenario["runs"] if run["environment"]})
-        for env in envs:
-            for other in envs:
-                if other != env:
-                    shared.setdefault(env, {}).setdefault(other, 0)
-                    shared[env][other] += 1
-    return {
-        env: [
-            {"environment": other, "scenarios": count}
-            for other, count in sorted(others.items(), key=lambda i: (-i[1], i[0]))
-        ]
-        for env, others in shared.items()
+# How many related environments an environment page names: the closest ones. A scenario run on
+# every environment of a large wiki would otherwise make each page list all of them (2,000
+# names per page, 240 MB of data/ at 100,000 runs).
+RELATED_SHOWN = 12
+
+
+def _related(scenarios: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """For each environment, the others that ran at least one of its scenarios.
+
+    Returns {env: {"closest": [{environment, scenarios}], "count": n}}: the RELATED_SHOWN
+    sharing the most scenarios (then by name), and how many there are in all.
+    """
+    envs_of = {
+        key: sorted({run["environment"] for run in scenario["runs"] if run["environment"]})
+        for key, scenario in scenarios.items()
     }
+    keys_of: dict[str, list[str]] = {}
+    for key, envs in envs_of.items():
+        for env in envs:
+            keys_of.setdefault(env, []).append(key)
+    related = {}
+    for env, keys in keys_of.items():
+        shared: Counter[str] = Counter()
+        for key in keys:
+            shared.update(envs_of[key])  # counted in C: a scenario on 1,000 environments is one call
+        del shared[env]
+        if shared:
+            closest = heapq.nsmallest(RELATED_SHOWN, shared.items(), key=lambda item: (-item[1], item[0]))
+            related[env] = {
+                "closest": [{"environment": other, "scenarios": count} for other, count in closest],
+                "count": len(shared),
+            }
+    return related
 
 
 def _scenario_charts(scenario: dict[str, Any], series: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -185,7 +203,7 @@ def index_files(shares: list[dict[str, Any]]) -> dict[str, str]:
     files.update(
         {
             datafile.name(f"environments/{env}"): datafile.dump(
-                {"runs": runs, "related": index["related"].get(env, []), "csv": exports.environment_runs_csv(runs)}
+                {"runs": runs, "related": index["related"].get(env), "csv": exports.environment_runs_csv(runs)}
             )
             for env, runs in index["environments"].items()
         }

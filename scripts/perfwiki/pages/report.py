@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .. import __version__, exports, tools, units
+from .. import __version__, tools, units
 from ..findings import SEVERITY_ORDER
 from ..model import SCHEMA_VERSION, Run
 from ..tools.base import Measure
@@ -189,7 +189,9 @@ def report_documents(report: Report) -> tuple[dict[str, Any], dict[str, dict[str
         "report": report.slug,
         "baseline": baseline,
         "environments": environments,
-        "comparisons": comparisons,
+        # The comparisons themselves (data/comparisons/<slug>.json) and their CSV
+        # (data/exports/<slug>.csv) are files of their own that only the report's exports
+        # read, as text: hugo.Data holds what the page shows, once.
         # What the runs' content adapter needs to make their pages, in the report's order: Hugo
         # never loads the run documents themselves (see hugo.toml), a page reads its own.
         "run_index": [
@@ -211,7 +213,6 @@ def report_documents(report: Report) -> tuple[dict[str, Any], dict[str, dict[str
             "checks": checks_summary(report.runs),
             "environments": environments_side_by_side(report.environment_pages),
         },
-        "exports": {"comparisons_csv": exports.comparisons_csv(report.slug, comparisons)},
     }
     runs = {run.id: {"run": run.to_dict(), "page": run_page(run, facts.get(run.environment))} for run in report.runs}
     return document, runs
