@@ -21,19 +21,12 @@ def name(stem: str) -> str:
     return stem + SUFFIX
 
 
-def dump(document: Any, indent: int | None = None) -> str:
-    """The document's text, compact unless `indent` is given (the published run.json is for people).
-
-    A NaN or infinite float (never printed by a tool as a result) is written as null.
-    """
-    separators = (",", ": ") if indent else (",", ":")
+def dump(document: Any) -> str:
+    """The document's text; a NaN or infinite float (never printed by a tool as a result) is written as null."""
     try:
-        text = json.dumps(
-            document, ensure_ascii=False, sort_keys=True, indent=indent, separators=separators, allow_nan=False
-        )
+        return json.dumps(document, ensure_ascii=False, sort_keys=True, separators=(",", ":"), allow_nan=False) + "\n"
     except ValueError:
-        return dump(_finite(document), indent)
-    return text + "\n"
+        return dump(_finite(document))
 
 
 def load(path: Path) -> Any:
