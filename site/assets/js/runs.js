@@ -89,6 +89,7 @@ function draw() {
   const more = document.getElementById("run-more");
   more.hidden = listed >= count;
   more.textContent = `Show ${Math.min(PAGE, count - listed)} more of ${count - listed}`;
+  document.dispatchEvent(new CustomEvent("perfwiki:rows")); // tables.js: does the table scroll sideways now?
 }
 
 function applyFilters(form) {
@@ -120,10 +121,14 @@ function compare(x, y) {
 }
 
 // Key results sort by their first number within what it measures: IOPS beside IOPS, bandwidth
-// beside bandwidth (grouped by label, in label order), never 188k IOPS against 2.5 GiB/s.
+// beside bandwidth (grouped by label, in label order), never 188k IOPS against 2.5 GiB/s; runs
+// without key results come last either way.
 function sortMatching() {
   const { key, ascending } = state.sort;
-  const group = (run) => (key === "number" && run.key_results[0] ? run.key_results[0].label.toLowerCase() : "");
+  const group = (run) => {
+    if (key !== "number") return "";
+    return run.key_results[0] ? run.key_results[0].label.toLowerCase() : "\uffff";
+  };
   state.matching.sort((a, b) => {
     const order = compare(sortKey(a, key), sortKey(b, key));
     return compare(group(a), group(b)) || (ascending ? order : -order);

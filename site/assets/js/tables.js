@@ -6,4 +6,5 @@ function markScrollable() {
 }
 
 document.addEventListener("DOMContentLoaded", markScrollable);
+document.addEventListener("perfwiki:rows", markScrollable); // rows drawn later, by runs.js
 window.addEventListener("resize", markScrollable);
