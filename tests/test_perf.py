@@ -6,7 +6,7 @@ import subprocess
 import sys
 
 from perfwiki.ingest import load_report
-from perfwiki.perf import build_site
+from perfwiki.perf import build_site, live_heap_mib
 from support import ROOT, hugo_binary
 
 FIGURES = [
@@ -65,3 +65,15 @@ def test_perf_prints_every_figure_once_as_a_number():
     assert values["hugo_pages"] > 120 and values["data_kib_per_run"] > 0.1 and values["public_kib_per_run"] > 1
     assert values["parse_vs_json_load"] > 1 and 0 < values["parse_start_up_s"] < 5
     assert 0 < values["first_chart_s"] < 60
+
+
+def test_the_live_heap_is_read_from_the_collectors_trace_in_mib():
+    # Two lines Hugo printed under GODEBUG=gctrace=1 in a 100,000-run build (the runtime's MB are bytes >> 20).
+    trace = (
+        "gc 20 @10.640s 10%: 0.097+1736+0.004 ms clock, 0.19+16/872/71+0.009 ms cpu, "
+        "2457->2904->2213 MB, 2849 MB goal, 0 MB stacks, 2 MB globals, 2 P\n"
+        "gc 21 @16.596s 10%: 0.13+2901+0.007 ms clock, 0.26+97/1463/127+0.014 ms cpu, "
+        "3915->4584->3180 MB, 4428 MB goal, 0 MB stacks, 2 MB globals, 2 P\n"
+    )
+    assert live_heap_mib(trace) == 3180.0
+    assert live_heap_mib("no trace") is None

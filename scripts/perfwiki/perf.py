@@ -100,11 +100,13 @@ def timed(command: list[str], cwd: Path, show: bool = False) -> tuple[float, int
     return seconds, code
 
 
-def measured(command: list[str], cwd: Path, show: bool = False) -> tuple[float, int, int, str]:
+def measured(
+    command: list[str], cwd: Path, show: bool = False, env: dict[str, str] | None = None
+) -> tuple[float, int, int, str]:
     """(seconds, exit code, peak RSS in KiB, output) of one command: its own peak, no other's (wait4)."""
     with tempfile.TemporaryFile() as captured:
         started = time.monotonic()
-        process = subprocess.Popen(command, cwd=cwd, stdout=captured, stderr=subprocess.STDOUT)
+        process = subprocess.Popen(command, cwd=cwd, env=env, stdout=captured, stderr=subprocess.STDOUT)
         _, status, usage = os.wait4(process.pid, 0)
         seconds = time.monotonic() - started
         process.returncode = code = os.waitstatus_to_exitcode(status)
@@ -212,10 +214,11 @@ def live_heap_mib(gctrace: str) -> float | None:
     """The largest heap a Go garbage collection left alive (GODEBUG=gctrace=1: "before->after->live MB").
 
     What the build needs at once; the peak RSS above it is the collector's headroom (GOGC,
-    GOMEMLIMIT) and memory not yet handed back.
+    GOMEMLIMIT) and memory not yet handed back. The runtime's "MB" are 2**20 bytes (it prints
+    bytes >> 20), so they are MiB as they stand.
     """
     live = [int(found) for found in re.findall(r"\d+->\d+->(\d+) MB", gctrace)]
-    return max(live) * 1e6 / 2**20 if live else None
+    return float(max(live)) if live else None
 
 
 def hugo_pages(output: str) -> int | None:
@@ -249,9 +252,8 @@ def main(argv: list[str] | None = None) -> int:
         changed.write_bytes(changed.read_bytes() + b"\n<!-- changed -->\n")
         one_change, _ = timed(perfwiki + ["ingest", "--root", str(site)], site)
         print(f"# Hugo runs with GOMEMLIMIT={os.environ.get('GOMEMLIMIT', 'unset')}", file=sys.stderr)
-        os.environ["GODEBUG"] = ",".join(filter(None, [os.environ.get("GODEBUG"), "gctrace=1"]))
-        build, code, peak_kib, summary = measured([hugo, "-d", str(site / "public")], site)
-        del os.environ["GODEBUG"]
+        traced = {**os.environ, "GODEBUG": ",".join(filter(None, [os.environ.get("GODEBUG"), "gctrace=1"]))}
+        build, code, peak_kib, summary = measured([hugo, "-d", str(site / "public")], site, env=traced)
         pages = hugo_pages(summary)
         parts = [[hugo, "-d", str(site / f"public-{name}"), "--renderSegments", name] for name in hugo_segments(site)]
         segmented, segments_built, segment_peak_kib = measured_together(parts, site)
