@@ -2,7 +2,8 @@
 
 Plans the work from what `content` finds, extracts every raw file (`extract`), builds
 every report's documents (`pages`), and swaps the result into data/, the published
-raw files into site/static/reports/ and each run's CSV into site/static/runs/.
+raw files into site/static/reports/, and each run's CSV and JSON and the list of every
+run into site/static/runs/.
 
 - Atomic: the whole data/ tree is built beside the old one and swapped in (`files`), so
   a crash, Ctrl-C or a bad file never leaves a half-written data/ behind, and a file

@@ -225,5 +225,5 @@ def runs_list(shares: list[dict[str, Any]]) -> str:
         for entry in entries
     ]
     runs.sort(key=lambda run: (run["title"].lower(), run["report"], run["id"]))
-    reports = {share["report"]: share.get("title") or share["report"] for share in shares}
+    reports = {share["report"]: share["title"] for share in shares}
     return datafile.dump({"reports": reports, "runs": runs})

@@ -189,20 +189,11 @@ def report_documents(report: Report) -> tuple[dict[str, Any], dict[str, dict[str
         "report": report.slug,
         "baseline": baseline,
         "environments": environments,
-        # The comparisons themselves (data/comparisons/<slug>.json) and their CSV
-        # (data/exports/<slug>.csv) are files of their own that only the report's exports
-        # read, as text: hugo.Data holds what the page shows, once.
         # What the runs' content adapter needs to make their pages, in the report's order: Hugo
-        # never loads the run documents themselves (see hugo.toml), a page reads its own.
-        "run_index": [
-            {
-                "id": run.id,
-                "title": page_title(run.title, run.environment),
-                "environment": run.environment,
-                "tool": run.tool,
-            }
-            for run in report.runs
-        ],
+        # never loads the run documents themselves (see hugo.toml), a page reads its own. The
+        # comparisons and their CSV are files of their own (data/comparisons/, data/exports/)
+        # that only the report's exports read, as text.
+        "run_index": [{"id": run.id, "title": page_title(run.title, run.environment)} for run in report.runs],
         "raw_files": raw_files(report.runs),
         "views": {
             "runs_tables": runs_tables(report.runs),
