@@ -91,7 +91,7 @@ def smoke_site(tmp_path_factory):
 
 
 def bench_document(site: Path) -> dict:
-    return load_report(site / "data", "bench-smoke")
+    return load_report(site, "bench-smoke")
 
 
 def test_smoke_suite_runs_every_tool_with_plausible_results(smoke_site):
@@ -182,7 +182,7 @@ def test_a_queue_depth_sweep_on_one_environment_is_drawn_as_a_sweep(tmp_path):
     if result.returncode != 0 and "direct" in result.stderr.lower() and "invalid argument" in result.stderr.lower():
         pytest.skip(f"this file system refuses O_DIRECT, which the sweep uses: {result.stderr.strip()[-200:]}")
     assert result.returncode == 0, result.stderr
-    (block,) = load_report(site / "data", "sweep")["views"]["blocks"]
+    (block,) = load_report(site, "sweep")["views"]["blocks"]
     assert block["kind"] == "profile"
     by_title = {panel["title"]: panel["plot"] for panel in block["panels"]}
     assert set(by_title) == {"fio IOPS", "fio Bandwidth", "fio Mean completion latency", "fio p99 completion latency"}

@@ -60,5 +60,5 @@ def test_no_chart_in_data_carries_a_plotly_layout(built_site):
             assert word not in text, (path, word)
         plots += text.count('"plot":{')
     # The five reports chart their comparisons and scenarios; iperf3 and mbw runs chart their details
-    # (a fio run page draws its charts from the run's own metrics: layouts/_partials/run-charts/fio.html).
+    # (a fio run's charts name where their numbers are in its published index.json: tools/fio/pages.py).
     assert plots > 100

@@ -19,9 +19,7 @@ def reports(tmp_path_factory):
     result = subprocess.run(perfwiki_command() + ["ingest", "--root", str(site)], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
     folder = site / "data" / "reports"
-    return {
-        path.stem: {**load_report(site / "data", path.stem), "_data": site / "data"} for path in folder.glob("*.json")
-    }
+    return {path.stem: {**load_report(site, path.stem), "_data": site / "data"} for path in folder.glob("*.json")}
 
 
 def comparison(document, comparison_id):
@@ -232,21 +230,21 @@ def test_a_manual_run_whose_jobs_are_not_a_list_is_a_problem_not_a_crash():
 
 
 def run_pages(document):
-    """Each run's document ({run, page}) of a report, as ingest wrote them."""
+    """Each run page's data/ document of a report, as ingest wrote them, with the title its page gets."""
     folder = document["_data"] / "runs" / document["report"]
     return [
-        json.loads((folder / f"{run_id}.json").read_text(encoding="utf-8"))
-        for run_id in (entry["id"] for entry in document["run_index"])
+        {**json.loads((folder / f"{entry['id']}.json").read_text(encoding="utf-8")), "title": entry["title"]}
+        for entry in document["run_index"]
     ]
 
 
 def test_every_run_title_is_unique_in_its_report_and_free_of_markup(reports):
     for slug, document in reports.items():
-        titles = [page["page"]["title"] for page in run_pages(document)]
+        titles = [page["title"] for page in run_pages(document)]
         assert len(titles) == len(set(titles)), slug
         assert not [title for title in titles if "](" in title or "**" in title], slug
     ssd = run_pages(reports["ssd-san-hdd-cloud-disks"])
-    essd = sorted(page["page"]["title"] for page in ssd if page["run"]["environment"] == "essd-vda")
+    essd = sorted(page["title"] for page in ssd if page["environment"] == "essd-vda")
     # Four runs under one heading on one disk: the command words that differ tell them apart.
     assert essd == [
         "ESSD cloud disk (-direct=0 -buffered=0) — essd-vda",
@@ -254,9 +252,9 @@ def test_every_run_title_is_unique_in_its_report_and_free_of_markup(reports):
         "ESSD cloud disk (-direct=1 -buffered=0) — essd-vda",
         "ESSD cloud disk (-direct=1 -buffered=1) — essd-vda",
     ]
-    iostat = next(page for page in ssd if page["run"]["environment"] == "lvm-nvme-iostat-example")
-    assert iostat["page"]["title"] == "Reading iostat output — lvm-nvme-iostat-example"
-    assert iostat["page"]["original_title"] == "iostat 结果解读"  # the heading's link text, not its markdown
+    iostat = next(page for page in ssd if page["environment"] == "lvm-nvme-iostat-example")
+    assert iostat["title"] == "Reading iostat output — lvm-nvme-iostat-example"
+    assert iostat["original_title"] == "iostat 结果解读"  # the heading's link text, not its markdown
 
 
 def test_a_bad_labels_entry_is_a_located_problem_and_the_rest_still_ingests(tmp_path):
@@ -265,7 +263,7 @@ def test_a_bad_labels_entry_is_a_located_problem_and_the_rest_still_ingests(tmp_
     index.write_text(index.read_text(encoding="utf-8").replace('  "测试延迟": "Latency (ioping)"\n', "  7: [1]\n"))
     result = subprocess.run(perfwiki_command() + ["ingest", "--root", str(site)], capture_output=True, text=True)
     assert "content/reports/fio-iops-basics/index.md:1: labels: must map each label" in result.stderr
-    assert load_report(site / "data", "fio-iops-basics")["runs"]  # the report is still there
+    assert load_report(site, "fio-iops-basics")["runs"]  # the report is still there
 
 
 def test_each_comparison_leads_with_a_verdict_computed_from_its_cells(reports):

@@ -44,7 +44,7 @@ def test_example_report_ingests_twelve_runs(site):
     result = ingest(site)
     assert result.returncode == 0, result.stderr
     assert "ingested 131 runs in 5 reports" in result.stderr
-    document = load_report(site / "data", REPORT)
+    document = load_report(site, REPORT)
     assert document["schema_version"] == 1
     assert document["environments"] == ["nvme-raw", "nvme-ext4"]
     runs = [run for run in document["runs"] if run["environment"] == "nvme-raw"]
@@ -108,7 +108,7 @@ def test_unchanged_files_are_not_parsed_again(site):
     assert (one.extracted, one.built, one.run_count) == (1, 1, 131)
     digests = {
         run["source"]["sha256"]
-        for run in load_report(site / "data", REPORT)["runs"]
+        for run in load_report(site, REPORT)["runs"]
         if run["source"]["path"].endswith("/nvme-raw/fio-bandwidth-iops-latency.md")
     }
     assert digests == {hashlib.sha256(raw.read_bytes()).hexdigest()}
@@ -191,7 +191,7 @@ def test_bad_files_are_reported_and_good_ones_still_ingested(site):
     assert (
         f"{base}/no-such-env:1: unknown environment 'no-such-env': add content/environments/no-such-env.md" in problems
     )
-    document = load_report(site / "data", REPORT)
+    document = load_report(site, REPORT)
     assert len([run for run in document["runs"] if run["environment"] == "nvme-raw"]) == 12
 
 
@@ -268,7 +268,7 @@ def test_the_same_job_pasted_twice_gets_distinct_stable_ids(site):
     original = env_dir / "fio-bandwidth-iops-latency.md"
     (env_dir / "fio-repeat.md").write_bytes(original.read_bytes())
     assert ingest(site).returncode == 0
-    document = load_report(site / "data", REPORT)
+    document = load_report(site, REPORT)
     ids = [run["id"] for run in document["runs"] if run["environment"] == "nvme-raw"]
     assert len(ids) == 24 and len(set(ids)) == 24
     # Files are read in name order: fio-bandwidth-... first, so it keeps the plain ids.

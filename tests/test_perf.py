@@ -41,7 +41,7 @@ def test_the_synthetic_wiki_has_exactly_the_runs_asked_for(tmp_path):
     )
     assert ingest.returncode == 0, ingest.stderr
     assert "ingested 300 runs in 3 reports" in ingest.stderr
-    reports = [load_report(tmp_path / "data", f"perf-report-{number:03d}") for number in range(3)]
+    reports = [load_report(tmp_path, f"perf-report-{number:03d}") for number in range(3)]
     tools = {run["tool"] for report in reports for run in report["runs"]}
     # Replicated from every kind of shipped output, not from one file.
     assert {"fio", "iperf3", "unixbench", "dd", "iostat", "ioping"} <= tools

@@ -160,7 +160,7 @@ def test_originals_never_reach_data_or_public(redacted_site):
 
 
 def test_redacted_runs_keep_the_original_sha256_and_say_so(redacted_site):
-    document = load_report(redacted_site / "data", "vm-vs-bare-metal")
+    document = load_report(redacted_site, "vm-vs-bare-metal")
     run = next(run for run in document["runs"] if run["tool"] == "iperf3" and "testperf" not in str(run))
     assert run["source"]["redacted"] is True
     assert run["command"].startswith("iperf3 -c 192.0.2.")

@@ -411,15 +411,17 @@ def write_data(root: Path, trees: list[Path], published: dict[str, Path], run_fi
         swap_in(work.with_suffix(".new"), target, work.with_suffix(".old"))
 
 
-def load_report(data: Path, report_slug: str) -> dict[str, Any]:
-    """A report's document from data/, with its comparisons and its runs (in order) read back in."""
+def load_report(root: Path, report_slug: str) -> dict[str, Any]:
+    """A report's document from data/, with its comparisons and its runs (in order) read back in.
+
+    The runs are the published ones (site/static/runs/<report>/<id>/index.json), every field
+    of the run schema: data/ holds only what their pages show.
+    """
+    data = root / "data"
     document = datafile.load(data / datafile.name(f"reports/{report_slug}"))
     document["comparisons"] = datafile.load(data / datafile.name(f"comparisons/{report_slug}"))
-    folder = data / "runs" / report_slug
-    document["runs"] = [
-        datafile.load(folder / datafile.name(run_id))["run"]
-        for run_id in (entry["id"] for entry in document["run_index"])
-    ]
+    folder = root / PUBLISHED_RUNS / report_slug
+    document["runs"] = [datafile.load(folder / entry["id"] / "index.json") for entry in document["run_index"]]
     return document
 
 
@@ -428,8 +430,8 @@ def stale(root: Path) -> tuple[list[str], list[str], list[str]]:
     recorded: dict[str, str] = {}
     reports = root / "data" / "reports"
     for path in sorted(reports.glob("*" + datafile.SUFFIX)) if reports.is_dir() else []:
-        for run in load_report(root / "data", path.stem)["runs"]:
-            recorded[run["source"]["path"]] = run["source"]["sha256"]
+        for raw_file in datafile.load(path)["raw_files"]:
+            recorded[raw_file["source"]] = raw_file["sha256"]
     current = {content.relative(path, root): sha256_hex(path.read_bytes()) for path in content.raw_files(root)}
     changed = [path for path, digest in current.items() if path in recorded and recorded[path] != digest]
     new = [path for path in current if path not in recorded]

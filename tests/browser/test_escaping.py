@@ -32,8 +32,8 @@ def hostile_site(tmp_path_factory):
         [str(hugo_binary()), "--panicOnWarning", "-d", str(public)], cwd=site, capture_output=True, text=True
     )
     assert build.returncode == 0, build.stdout + build.stderr
-    run = next(run for run in load_report(site / "data", REPORT)["runs"] if run["command"] == COMMAND)
-    page = json.loads((site / "data" / "runs" / REPORT / f"{run['id']}.json").read_text(encoding="utf-8"))["page"]
+    run = next(run for run in load_report(site, REPORT)["runs"] if run["command"] == COMMAND)
+    page = json.loads((site / "data" / "runs" / REPORT / f"{run['id']}.json").read_text(encoding="utf-8"))
     run["scenario"] = page["scenarios"][0]
     with serve(public) as port:
         yield f"http://127.0.0.1:{port}/", run

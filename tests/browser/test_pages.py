@@ -18,7 +18,7 @@ LOCAL_HOSTS = {"127.0.0.1", "wiki.test"}
 
 
 def exact_command() -> str:
-    document = load_report(ROOT / "data", REPORT)
+    document = load_report(ROOT, REPORT)
     return next(run["command"] for run in document["runs"] if run["id"] == RUN)
 
 

@@ -85,7 +85,8 @@ def _in_column_units(rows: list[dict[str, Any]], columns: list[str], printed: st
 
 
 def raw_files(runs: list[Run]) -> list[dict[str, Any]]:
-    """Each raw file the report's runs came from, once: its page, its published copy and its runs' lines."""
+    """Each raw file the report's runs came from, once: its page, its published copy, its sha256
+    (and whether the site published it redacted) and its runs' lines."""
     files: dict[str, dict[str, Any]] = {}
     for run in runs:
         entry = files.setdefault(
@@ -94,8 +95,10 @@ def raw_files(runs: list[Run]) -> list[dict[str, Any]]:
                 "page": raw_page_path(run.source.path),
                 "file": run.source.published_path,
                 "source": run.source.path,
+                "sha256": run.source.sha256,
                 "environment": run.environment,
                 "runs": [],
+                **({"redacted": True} if run.source.redacted else {}),
             },
         )
         entry["runs"].append({"id": run.id, "line_start": run.source.line_start, "line_end": run.source.line_end})
@@ -168,9 +171,9 @@ def environments_side_by_side(environments: list[dict[str, Any]]) -> dict[str, A
 
 
 def report_documents(report: Report) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
-    """The report's own document, and one document per run.
+    """The report's own document, and the document of each run's page.
 
-    Runs live in files of their own (data/runs/<report>/<id>.json): ingest rewrites only
+    Run pages read files of their own (data/runs/<report>/<id>.json): ingest rewrites only
     the files of a report that changed, and no single document grows with the wiki.
     """
     environments = report.environments
@@ -205,5 +208,6 @@ def report_documents(report: Report) -> tuple[dict[str, Any], dict[str, dict[str
             "environments": environments_side_by_side(report.environment_pages),
         },
     }
-    runs = {run.id: {"run": run.to_dict(), "page": run_page(run, facts.get(run.environment))} for run in report.runs}
+    raw_index = {entry["source"]: number for number, entry in enumerate(document["raw_files"])}
+    runs = {run.id: run_page(run, raw_index[run.source.path], facts.get(run.environment)) for run in report.runs}
     return document, runs

@@ -9,21 +9,40 @@ from ..model import Run, published_path
 from . import scenario_keys
 
 
-def run_page(run: Run, environment_facts: dict[str, Any] | None = None) -> dict[str, Any]:
-    """Title, tables, charts and badges of one run's page, and its link to the published raw file."""
+def run_page(run: Run, raw: int, environment_facts: dict[str, Any] | None = None) -> dict[str, Any]:
+    """What a run's page shows and nothing else: its data/ document (data/runs/<report>/<id>.json).
+
+    The run itself, every parameter and metric, is published beside the page as index.json
+    (exports.run_json); this holds the page's tables, headline and charts, and of the run only
+    what the page prints as it is (command, checks, lines). `raw` is the run's raw file in its
+    report's `raw_files`, which names the file and its sha256 once for all its runs. Keys
+    without a value are left out: a template's `with` reads a missing key as empty.
+    """
     tool = tools.get(run.tool)
-    return {
-        "title": page_title(run.title, run.environment),
+    document = {
+        "tool": run.tool,
+        "tool_version": run.tool_version,
+        "format": run.format,
+        "environment": run.environment,
+        "command": run.command,
+        "reproduce": run.reproduce,
+        "raw": raw,
+        "lines": [run.source.line_start, run.source.line_end],
+        "checks": run.checks,
         "original_title": run.original_heading if run.original_heading != run.heading else None,
-        "raw_url": run.source.published_path,
-        "raw_page": raw_page_path(run.source.path),
         "warnings": _not_said_by_checks(run),
-        "headline": tool.headline(run),
+        "headline": [_headline_entry(entry) for entry in tool.headline(run)],
         "tables": [table for table in (_params_table(run), *tool.result_tables(run)) if _has_values(table)],
         "charts": tool.run_charts(run),
         "scenarios": scenario_keys(run),
         "badges": badges(run, environment_facts),
     }
+    return {key: value for key, value in document.items() if value not in (None, [])}
+
+
+def _headline_entry(entry: dict[str, Any]) -> dict[str, Any]:
+    """What the page shows of a headline number: its label, its display and which way is better."""
+    return {key: entry[key] for key in ("label", "value", "higher_is_better") if key in entry}
 
 
 def raw_page_path(source_path: str) -> str:

@@ -264,12 +264,35 @@ function draw(element, chart) {
   return Plotly.react(element, spec.data, themed(spec.layout), CONFIG);
 }
 
+// A run's published index.json, fetched once for every chart of its page that reads it.
+const runs = new Map();
+function publishedRun(url) {
+  if (!runs.has(url)) runs.set(url, fetch(url).then((response) => response.json()));
+  return runs.get(url);
+}
+
+// A series that names where its numbers are in the run's metrics ({metrics: {field: path}})
+// gets them from the run's index.json (the element's data-run); the others carry their own.
+async function withNumbers(element, chart) {
+  if (!chart.series || !chart.series.some((s) => s.metrics)) return chart;
+  const run = await publishedRun(element.dataset.run);
+  const at = (path) => path.reduce((node, key) => (node == null ? node : node[key]), run.metrics);
+  const series = chart.series.map(({ metrics, ...s }) => {
+    if (!metrics) return s;
+    Object.entries(metrics).forEach(([field, path]) => {
+      s[field] = at(path);
+    });
+    return s;
+  });
+  return { ...chart, series };
+}
+
 function drawAll() {
   const plots = [...document.querySelectorAll("[data-chart]")];
-  plots.forEach((element) => {
+  plots.forEach(async (element) => {
     const node = document.getElementById(element.dataset.chart);
     if (!node) return;
-    const chart = JSON.parse(node.textContent);
+    const chart = await withNumbers(element, JSON.parse(node.textContent));
     draw(element, chart);
     if (switches(chart)) document.addEventListener("perfwiki:units", () => draw(element, chart));
   });

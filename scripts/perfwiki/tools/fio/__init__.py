@@ -137,8 +137,8 @@ class Fio(Tool):
     def result_tables(self, run: Run) -> list[dict[str, Any]]:
         return pages.result_tables(run)
 
-    # A fio run page's charts (latency percentiles and distribution) are drawn straight from
-    # the run's metrics (layouts/_partials/run-charts/fio.html): data/ holds those numbers once.
+    def run_charts(self, run: Run) -> list[dict[str, Any]]:
+        return pages.run_charts(run)
 
     def badges(self, run: Run) -> list[str]:
         params = run.params
