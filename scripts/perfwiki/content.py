@@ -52,6 +52,9 @@ def line_of(path: Path, prefix: str) -> int:
 
 def relative(path: Path, root: Path) -> str:
     """How runs and problems name a file: relative to the site root, with forward slashes."""
+    text, prefix = str(path), os.path.join(str(root), "")
+    if text.startswith(prefix) and prefix != os.sep:  # the usual case, without pathlib's parsing
+        return text[len(prefix) :].replace(os.sep, "/")
     try:
         return path.relative_to(root).as_posix()
     except ValueError:
@@ -81,11 +84,31 @@ def authored_pages(root: Path) -> list[Path]:
 
 def files_under(folder: Path) -> list[Path]:
     """Every file under a folder, sub-folders too, without following folder links or hidden names."""
-    found = []
-    for parent, subfolders, files in os.walk(folder):
-        subfolders[:] = [name for name in subfolders if not name.startswith(".")]
-        found += [Path(parent, name) for name in files if not name.startswith(".")]
-    return sorted(path for path in found if path.is_file())
+    return [path for path, _ in _files_and_links(folder)]
+
+
+def _files_and_links(folder: Path) -> list[tuple[Path, bool]]:
+    """(file, whether it is a link) under a folder, sorted by path: what `files_under` lists.
+
+    Read with os.scandir, whose entries know their type without a stat of their own (a warm
+    ingest of 10,000 runs lists 4,400 raw files three times over otherwise).
+    """
+    found: list[tuple[str, bool]] = []  # (path, is a link)
+    pending = [os.fspath(folder)]
+    while pending:
+        try:
+            entries = list(os.scandir(pending.pop()))
+        except OSError:  # as os.walk does: a folder that cannot be read is skipped
+            continue
+        for entry in entries:
+            if entry.name.startswith("."):
+                continue
+            if entry.is_dir(follow_symlinks=False):
+                pending.append(entry.path)
+            elif entry.is_file():  # a link to a file counts; a broken link or a link to a folder does not
+                found.append((entry.path, entry.is_symlink()))
+    # Sorted as Path objects sort (by their parts: "a/b" before "a-c"), as files_under always has.
+    return sorted(((Path(name), link) for name, link in found), key=lambda item: item[0])
 
 
 def bundles(root: Path) -> tuple[list[Bundle], list[Problem]]:
@@ -117,8 +140,9 @@ def bundles(root: Path) -> tuple[list[Bundle], list[Problem]]:
             if env not in environments:
                 problems.append(Problem(where, 1, f"unknown environment {env!r}: add content/environments/{env}.md"))
                 continue
-            for path in files_under(env_dir):
-                if (path.is_symlink() or env_dir.is_symlink()) and not path.resolve().is_relative_to(inside):
+            linked_folder = env_dir.is_symlink()
+            for path, linked in _files_and_links(env_dir):
+                if (linked or linked_folder) and not path.resolve().is_relative_to(inside):
                     problems.append(Problem(relative(path, root), 1, "links outside content/: not read"))
                     continue
                 bundle.raw_files.append((env, path))

@@ -19,12 +19,10 @@ run into site/static/runs/.
 from __future__ import annotations
 
 import fcntl
-import multiprocessing
 import os
 import shutil
 import sys
 from collections.abc import Callable, Iterator
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
@@ -276,6 +274,10 @@ def _in_parallel(
             yield work(root, item)
             done(_label(item))
         return
+    # Imported here: an ingest with nothing new starts no process (they are 15 ms of its start-up).
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+
     # fork: workers start with every module already imported, and nothing to re-read.
     with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork")) as pool:
         futures = {pool.submit(work, root, item): item for item in items}
