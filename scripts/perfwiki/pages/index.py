@@ -203,12 +203,24 @@ def index_files(shares: list[dict[str, Any]]) -> dict[str, str]:
     files.update(
         {
             datafile.name(f"environments/{env}"): datafile.dump(
-                {"runs": runs, "related": index["related"].get(env), "csv": exports.environment_runs_csv(runs)}
+                {
+                    "runs": [_environment_entry(run) for run in runs],
+                    "related": index["related"].get(env),
+                    "csv": exports.environment_runs_csv(runs),
+                }
             )
             for env, runs in index["environments"].items()
         }
     )
     return files
+
+
+def _environment_entry(run: dict[str, Any]) -> dict[str, Any]:
+    """What an environment page and its JSON export show of a run: the list of every run
+    (runs_list) also carries its title and the numbers its key results sort by."""
+    shown = {key: run[key] for key in ("report", "id", "tool", "label", "command")}
+    shown["key_results"] = [{"label": entry["label"], "value": entry["value"]} for entry in run["key_results"]]
+    return shown
 
 
 def runs_list(shares: list[dict[str, Any]]) -> str:
