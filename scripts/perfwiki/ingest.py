@@ -239,13 +239,16 @@ def build_report(root: Path, job: ReportJob) -> ReportOutcome:
     for run in report.runs:
         for error in tools.validate(run):
             problems.append(Problem(run.source.path, run.source.line_start, f"invalid run {run.id}: {error}"))
-    document, runs = report_documents(report)
+    documents = report_documents(report)
     files = {
-        datafile.name(f"reports/{job.slug}"): datafile.dump(document),
+        datafile.name(f"reports/{job.slug}"): datafile.dump(documents.document),
+        datafile.name(f"views/{job.slug}"): datafile.dump(documents.views),
         datafile.name(f"comparisons/{job.slug}"): datafile.dump(report.comparisons),
         f"exports/{job.slug}.csv": exports.comparisons_csv(job.slug, report.comparisons),
     }
-    files.update({datafile.name(f"runs/{job.slug}/{run_id}"): datafile.dump(run) for run_id, run in runs.items()})
+    files.update(
+        {datafile.name(f"runs/{job.slug}/{run_id}"): datafile.dump(run) for run_id, run in documents.runs.items()}
+    )
     write_tree(store.path("reports", job.key, ""), files)
     write_tree(
         store.path("run-files", job.key, ""),
@@ -414,13 +417,14 @@ def write_data(root: Path, trees: list[Path], published: dict[str, Path], run_fi
 
 
 def load_report(root: Path, report_slug: str) -> dict[str, Any]:
-    """A report's document from data/, with its comparisons and its runs (in order) read back in.
+    """A report's document from data/, with its page's views, its comparisons and its runs (in order) read back in.
 
     The runs are the published ones (site/static/runs/<report>/<id>/index.json), every field
     of the run schema: data/ holds only what their pages show.
     """
     data = root / "data"
     document = datafile.load(data / datafile.name(f"reports/{report_slug}"))
+    document["views"] = datafile.load(data / datafile.name(f"views/{report_slug}"))
     document["comparisons"] = datafile.load(data / datafile.name(f"comparisons/{report_slug}"))
     folder = root / PUBLISHED_RUNS / report_slug
     document["runs"] = [datafile.load(folder / entry["id"] / "index.json") for entry in document["run_index"]]

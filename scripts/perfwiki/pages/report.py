@@ -170,11 +170,24 @@ def environments_side_by_side(environments: list[dict[str, Any]]) -> dict[str, A
     }
 
 
-def report_documents(report: Report) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
-    """The report's own document, and the document of each run's page.
+@dataclass
+class ReportDocuments:
+    """A report's data/ documents: what every build holds (`document`, in hugo.Data), what only its
+    page reads (`views`, data/views/<slug>.json) and each run page's (`runs`, data/runs/<slug>/<id>.json)."""
 
-    Run pages read files of their own (data/runs/<report>/<id>.json): ingest rewrites only
-    the files of a report that changed, and no single document grows with the wiki.
+    document: dict[str, Any]
+    views: dict[str, Any]
+    runs: dict[str, dict[str, Any]]
+
+
+def report_documents(report: Report) -> ReportDocuments:
+    """The report's documents.
+
+    Only `document` is in hugo.Data, which Hugo keeps for the whole build: what the content
+    adapters make the run and raw-file pages from, and what those pages look up. The report
+    page's views are three quarters of a report's bytes and one page reads them, so they are
+    a file it reads; run pages read files of their own. Ingest rewrites only the files of a
+    report that changed, and no single document grows with the wiki.
     """
     environments = report.environments
     baseline = report.baseline
@@ -192,22 +205,21 @@ def report_documents(report: Report) -> tuple[dict[str, Any], dict[str, dict[str
         "report": report.slug,
         "baseline": baseline,
         "environments": environments,
-        # What the runs' content adapter needs to make their pages, in the report's order: Hugo
-        # never loads the run documents themselves (see hugo.toml), a page reads its own. The
+        # What the runs' content adapter needs to make their pages, in the report's order. The
         # comparisons and their CSV are files of their own (data/comparisons/, data/exports/)
         # that only the report's exports read, as text.
         "run_index": [{"id": run.id, "title": page_title(run.title, run.environment)} for run in report.runs],
         "raw_files": raw_files(report.runs),
-        "views": {
-            "runs_tables": runs_tables(report.runs),
-            "blocks": blocks,
-            "alone": alone,
-            "left_out": comparison.left_out(comparisons),
-            "has_manual": any(run.format == "manual" for run in report.runs),
-            "checks": checks_summary(report.runs),
-            "environments": environments_side_by_side(report.environment_pages),
-        },
+    }
+    views = {
+        "runs_tables": runs_tables(report.runs),
+        "blocks": blocks,
+        "alone": alone,
+        "left_out": comparison.left_out(comparisons),
+        "has_manual": any(run.format == "manual" for run in report.runs),
+        "checks": checks_summary(report.runs),
+        "environments": environments_side_by_side(report.environment_pages),
     }
     raw_index = {entry["source"]: number for number, entry in enumerate(document["raw_files"])}
     runs = {run.id: run_page(run, raw_index[run.source.path], facts.get(run.environment)) for run in report.runs}
-    return document, runs
+    return ReportDocuments(document, views, runs)
