@@ -197,6 +197,11 @@ def index_files(shares: list[dict[str, Any]]) -> dict[str, str]:
     """data/ files for the scenario, tool and environment pages, one per page (see report_documents)."""
     index = site_index(shares)
     files = {datafile.name("tools"): datafile.dump(index["tools"])}
+    # What the scenario pages' content adapter makes them from; each page reads its own document.
+    scenario_index = {
+        key: {"tool": s["tool"], "description": s["description"]} for key, s in index["scenarios"].items()
+    }
+    files[datafile.name("scenario_index")] = datafile.dump(scenario_index)
     files.update(
         {datafile.name(f"scenarios/{key}"): datafile.dump(scenario) for key, scenario in index["scenarios"].items()}
     )
