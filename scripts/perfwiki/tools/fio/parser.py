@@ -83,6 +83,9 @@ _DIRECTION = lazyre.compile(
     r"^\s*(?P<dir>read|write|trim|mixed)\s*: IOPS=(?P<iops>[\d.]+[kMG]?), "
     r"BW=(?P<bw>[^ (]+) \((?P<bw_alt>[^)]+)\)\((?P<io>[^/]+)/(?P<runt>\d+)msec\)(?P<rest>.*)$"
 )
+# What fio 3.x adds after a direction's runtime: "; 0 zone resets", "; Cachehit=12.5%".
+_ZONE_RESETS = lazyre.compile(r"(\d+) zone resets")
+_CACHE_HIT = lazyre.compile(r"Cachehit=([\d.]+)%")
 _LATENCY = lazyre.compile(
     r"^\s*(?P<kind>slat|clat|lat|sync) \((?P<unit>[num]?sec)\): min=\s*(?P<min>[\d.]+[kKMG]?)\s*,\s*"
     r"max=\s*(?P<max>[\d.]+[kKMG]?)\s*,\s*avg=\s*(?P<avg>[\d.]+)\s*,\s*stdev=\s*(?P<stdev>[\d.]+)\s*$"
@@ -189,6 +192,18 @@ def _is_legacy(version: str) -> bool:
     return bool(numbers) and (int(numbers[1]), int(numbers[2])) < (2, 17)
 
 
+def _percentile_key(printed: str) -> str:
+    """A percentile as fio's JSON names it, two decimals: "99.90" for "99.90th", "5.00" for "5.00th".
+
+    fio's text prints it so already; only another spelling goes through float (a third of
+    what a percentile row costs to read).
+    """
+    whole, _, fraction = printed.partition(".")
+    if len(fraction) == 2 and len(whole) <= 13 and printed.isascii() and (whole == "0" or whole[0] != "0"):
+        return printed  # at most 15 digits: float and back gives these very digits
+    return f"{float(printed):.2f}"
+
+
 def _counts(text: str) -> list[int]:
     return [int(value) for value in text.split(",") if value != ""]
 
@@ -234,29 +249,58 @@ def _disk(match: re.Match[str]) -> dict[str, Any]:
     return disk
 
 
-# Every handler of a line, in the order they are tried.
-_HANDLERS = (
-    "_version",
-    "_job_header",
-    "_result_header",
-    "_direction",
-    "_latency",
-    "_percentile_header",
-    "_samples",
-    "_job_line",
-    "_status",
-    "_disks",
+# Every handler of a line, in the order they are tried, with the first words of the lines it
+# can take: its patterns start with one of them. None: any line (a version, or a job or disk
+# name first).
+_HANDLERS: tuple[tuple[str, tuple[str, ...] | None], ...] = (
+    ("_version", None),
+    ("_job_header", None),
+    ("_result_header", None),
+    ("_direction", ("read", "write", "trim", "mixed")),
+    ("_latency", ("slat", "clat", "lat", "sync")),
+    ("_percentile_header", ("slat", "clat", "lat", "sync")),
+    ("_samples", ("bw", "iops")),
+    ("_lat_buckets", ("lat",)),
+    ("_cpu", ("cpu",)),
+    ("_depths", ("IO", "submit", "complete")),
+    ("_issued", ("issued",)),
+    ("_issued_2x", ("issued",)),
+    ("_sync_header", ("fsync/fdatasync/sync_file_range", "fsync/fdatasync/sync_file_range/syncfs")),
+    ("_errors", ("errors",)),
+    ("_steadystate", ("steadystate",)),
+    ("_latency_target", ("latency",)),
+    ("_status", ("Run", "READ", "WRITE", "TRIM", "MIXED")),
+    ("_disk_header", ("Disk",)),
+    ("_disk_line", None),
 )
-# The handlers a line's first word points to, in the same order.
+# The handlers a line's first word points to, tried before the others (a line of job "read"
+# that no direction handler takes is still a job's header).
 _LIKELY_HANDLERS = {
     **dict.fromkeys(("read", "write", "trim", "mixed"), ("_direction",)),
     **dict.fromkeys(("slat", "clat", "sync"), ("_latency", "_percentile_header")),
-    "lat": ("_latency", "_percentile_header", "_job_line"),
+    "lat": ("_latency", "_percentile_header", "_lat_buckets"),
     **dict.fromkeys(("bw", "iops"), ("_samples",)),
-    **dict.fromkeys(("cpu", "IO", "submit", "complete", "issued", "errors", "steadystate", "latency"), ("_job_line",)),
+    "cpu": ("_cpu",),
+    **dict.fromkeys(("IO", "submit", "complete"), ("_depths",)),
+    "issued": ("_issued", "_issued_2x"),
+    "errors": ("_errors",),
+    "steadystate": ("_steadystate",),
+    "latency": ("_latency_target",),
     **dict.fromkeys(("Run", "READ", "WRITE", "TRIM", "MIXED"), ("_status",)),
-    "Disk": ("_disks",),
+    "Disk": ("_disk_header", "_disk_line"),
 }
+
+
+def _handlers_for(word: str | None) -> tuple[str, ...]:
+    """The handlers worth trying on a line starting with `word`, in the order they are tried.
+
+    A handler whose patterns start with other words cannot take the line: leaving it out
+    changes nothing but the time spent (most lines went through a dozen patterns that
+    could not match).
+    """
+    likely = _LIKELY_HANDLERS.get(word or "", ())
+    rest = (name for name, words in _HANDLERS if words is None or word in words)
+    return likely + tuple(name for name in rest if name not in likely)
 
 
 class _Parser:
@@ -268,18 +312,13 @@ class _Parser:
         self.report: FioReport | None = None
         self.job: dict[str, Any] | None = None
         self.direction: dict[str, Any] | None = None
-        self.percentiles: tuple[dict[str, Any], str] | None = None
+        self.percentiles: tuple[dict[str, Any], int] | None = None  # the table being read, ns per its unit
         self.group: dict[str, Any] | None = None
         self.section = "preamble"  # preamble | job | status | disks
         self.legacy = False  # fio before 2.17: other line formats, KB meaning KiB
         self.job_file: dict[str, list[tuple[str, str | None]]] = {}
         self.job_file_section: str | None = None
         self.pending_label: str | None = None
-        self.handlers = tuple(getattr(self, name) for name in _HANDLERS)
-        self.handlers_by_word = {
-            word: tuple(getattr(self, name) for name in names) + self.handlers
-            for word, names in _LIKELY_HANDLERS.items()
-        }
 
     def run(self) -> list[FioReport]:
         for index, line in enumerate(self.lines):
@@ -314,10 +353,11 @@ class _Parser:
             self.report.line_end = index
             return
         self.percentiles = None
-        # Most lines say by their first word which handler reads them ("clat", "bw", "cpu"); only
-        # those are tried first. A line none of them takes (a job named "read") goes through all.
-        for handler in self.handlers_by_word.get(line.split(None, 1)[0].rstrip(":"), self.handlers):
-            if handler(index, line):
+        # Most lines say by their first word which handler reads them ("clat", "bw", "cpu"): those
+        # are tried first, then the ones that read any line (see _handlers_for).
+        word = line.split(None, 1)[0].rstrip(":")
+        for handler in _HANDLERS_BY_WORD.get(word, _ANY_LINE_HANDLERS):
+            if handler(self, index, line):
                 if self.report is not None:
                     self.report.line_end = max(self.report.line_end, index)
                 return
@@ -430,14 +470,16 @@ class _Parser:
     def _direction(self, index: int, line: str) -> bool:
         if self.job is None:
             return False
-        found = _DIRECTION_2X.match(line) or _DIRECTION.match(line)
-        if found and found["dir"] in self.job and self.report is not None:
+        old = _DIRECTION_2X.match(line)
+        match = old or _DIRECTION.match(line)
+        if not match:
+            return False
+        if match["dir"] in self.job and self.report is not None:
             # A job prints each direction once: a second line is another job's, never an overwrite.
             self.report.problems.append(
-                (index, f"a second {found['dir']} result in job {self.job['name']!r}: the first is kept")
+                (index, f"a second {match['dir']} result in job {self.job['name']!r}: the first is kept")
             )
             return True
-        old = _DIRECTION_2X.match(line)
         if old:
             self.direction = {
                 "iops": units.parse_count(old["iops"]),
@@ -449,9 +491,6 @@ class _Parser:
             self.legacy = True
             self._cross_check(old["dir"], old["bw"], old["io"])
             return True
-        match = _DIRECTION.match(line)
-        if not match:
-            return False
         self.direction = {
             "iops": units.parse_count(match["iops"]),
             "bw_bytes_per_s": units.parse_rate(match["bw"]),
@@ -459,10 +498,10 @@ class _Parser:
             "runtime_ms": int(match["runt"]),
         }
         rest = match["rest"]
-        zone = re.search(r"(\d+) zone resets", rest)
+        zone = _ZONE_RESETS.search(rest)
         if zone:
             self.direction["zone_resets"] = int(zone.group(1))
-        cache = re.search(r"Cachehit=([\d.]+)%", rest)
+        cache = _CACHE_HIT.search(rest)
         if cache:
             self.direction["cachehit_pct"] = float(cache.group(1))
         self.job[match["dir"]] = self.direction
@@ -491,13 +530,14 @@ class _Parser:
         else:
             return False
         target["percentiles_ns"] = {}
-        self.percentiles = (target["percentiles_ns"], match["unit"])
+        self.percentiles = (target["percentiles_ns"], units.ns_per(match["unit"]))
         return True
 
     def _percentile_row(self, line: str) -> None:
-        table, unit = self.percentiles
+        table, ns_per_unit = self.percentiles
         for percentile, value in _PERCENTILE_ENTRY.findall(line):
-            table[f"{float(percentile):.2f}"] = units.to_ns(value, unit)
+            # The value is digits (\d+): units.to_ns would read it the same way, as an exact int.
+            table[_percentile_key(percentile)] = int(value) * ns_per_unit
 
     def _samples(self, index: int, line: str) -> bool:
         if self.direction is None:
@@ -520,73 +560,90 @@ class _Parser:
             return True
         return False
 
-    def _job_line(self, index: int, line: str) -> bool:
-        """Per-job lines after the direction blocks: distribution, cpu, depths, issued."""
-        if self.job is None:
+    # Per-job lines after the direction blocks: distribution, cpu, depths, issued, sync, errors.
+    def _lat_buckets(self, index: int, line: str) -> bool:
+        match = _LAT_BUCKETS.match(line) if self.job is not None else None
+        if not match:
             return False
-        match = _LAT_BUCKETS.match(line)
-        if match:
-            buckets = self.job.setdefault("lat_buckets", [])
-            for entry in _BUCKET.finditer(match["body"]):
-                edge = units.to_ns(entry["k"], match["unit"])
-                key = "ge_ns" if entry["ge"] else "le_ns"
-                buckets.append({key: edge, "pct": float(entry["pct"])})
-            return True
-        match = _CPU.match(line)
-        if match:
-            self.job["cpu"] = {
-                "usr_pct": float(match["usr"]),
-                "sys_pct": float(match["sys"]),
-                "ctx": int(match["ctx"]),
-                "majf": int(match["majf"]),
-                "minf": int(match["minf"]),
-            }
-            return True
-        match = _DEPTHS.match(line)
-        if match:
-            key = {"IO depths": "io_depths_pct", "submit": "submit_pct", "complete": "complete_pct"}[match["kind"]]
-            self.job[key] = {
-                (">=" if entry["ge"] else "") + entry["k"]: float(entry["pct"])
-                for entry in _BUCKET.finditer(match["body"])
-            }
-            return True
-        match = _ISSUED.match(line)
-        if match:
-            self.job["issued"] = {
-                "total": _counts(match["total"]),
-                "short": _counts(match["short"]),
-                "dropped": _counts(match["dropped"]),
-            }
-            return True
-        match = _ISSUED_2X.match(line)
-        if match:
-            issued = {
-                "total": [int(match[k]) for k in ("r", "w", "d")],
-                "short": [int(match[k]) for k in ("sr", "sw", "sd")],
-            }
-            if match["dr"] is not None:
-                issued["dropped"] = [int(match[k]) for k in ("dr", "dw", "dd")]
-            self.job["issued"] = issued
-            return True
-        if _SYNC_HEADER.match(line):
-            self.direction = None  # the sync lines that follow belong to the job, not a direction
-            self.job.setdefault("sync", {})
-            return True
-        match = _ERRORS.match(line)
-        if match:
-            self.job["errors"] = {
-                "total": int(match["total"]),
-                "first_error": int(match["first"]),
-                "text": match["text"],
-            }
-            return True
-        match = _STEADYSTATE.match(line)
-        if match:
-            self.job["steadystate_attained"] = match["attained"] == "yes"
-            return True
-        if _LATENCY_TARGET.match(line):
-            return True
-        return False
+        buckets = self.job.setdefault("lat_buckets", [])
+        ns_per_unit = units.ns_per(match["unit"])
+        for at_least, edge, pct in _BUCKET.findall(match["body"]):
+            # The edge is digits (\d+): units.to_ns would read it the same way, as an exact int.
+            buckets.append({"ge_ns" if at_least else "le_ns": int(edge) * ns_per_unit, "pct": float(pct)})
+        return True
+
+    def _cpu(self, index: int, line: str) -> bool:
+        match = _CPU.match(line) if self.job is not None else None
+        if not match:
+            return False
+        self.job["cpu"] = {
+            "usr_pct": float(match["usr"]),
+            "sys_pct": float(match["sys"]),
+            "ctx": int(match["ctx"]),
+            "majf": int(match["majf"]),
+            "minf": int(match["minf"]),
+        }
+        return True
+
+    def _depths(self, index: int, line: str) -> bool:
+        match = _DEPTHS.match(line) if self.job is not None else None
+        if not match:
+            return False
+        key = {"IO depths": "io_depths_pct", "submit": "submit_pct", "complete": "complete_pct"}[match["kind"]]
+        self.job[key] = {at_least + depth: float(pct) for at_least, depth, pct in _BUCKET.findall(match["body"])}
+        return True
+
+    def _issued(self, index: int, line: str) -> bool:
+        match = _ISSUED.match(line) if self.job is not None else None
+        if not match:
+            return False
+        self.job["issued"] = {
+            "total": _counts(match["total"]),
+            "short": _counts(match["short"]),
+            "dropped": _counts(match["dropped"]),
+        }
+        return True
+
+    def _issued_2x(self, index: int, line: str) -> bool:
+        match = _ISSUED_2X.match(line) if self.job is not None else None
+        if not match:
+            return False
+        issued = {
+            "total": [int(match[k]) for k in ("r", "w", "d")],
+            "short": [int(match[k]) for k in ("sr", "sw", "sd")],
+        }
+        if match["dr"] is not None:
+            issued["dropped"] = [int(match[k]) for k in ("dr", "dw", "dd")]
+        self.job["issued"] = issued
+        return True
+
+    def _sync_header(self, index: int, line: str) -> bool:
+        if self.job is None or not _SYNC_HEADER.match(line):
+            return False
+        self.direction = None  # the sync lines that follow belong to the job, not a direction
+        self.job.setdefault("sync", {})
+        return True
+
+    def _errors(self, index: int, line: str) -> bool:
+        match = _ERRORS.match(line) if self.job is not None else None
+        if not match:
+            return False
+        self.job["errors"] = {
+            "total": int(match["total"]),
+            "first_error": int(match["first"]),
+            "text": match["text"],
+        }
+        return True
+
+    def _steadystate(self, index: int, line: str) -> bool:
+        match = _STEADYSTATE.match(line) if self.job is not None else None
+        if not match:
+            return False
+        self.job["steadystate_attained"] = match["attained"] == "yes"
+        return True
+
+    def _latency_target(self, index: int, line: str) -> bool:
+        return self.job is not None and bool(_LATENCY_TARGET.match(line))
 
     # -- summaries ----------------------------------------------------------
     def _status(self, index: int, line: str) -> bool:
@@ -617,18 +674,27 @@ class _Parser:
                 return True
         return False
 
-    def _disks(self, index: int, line: str) -> bool:
-        if _DISK_HEADER.match(line):
-            self._open(index, may_start_new=False)
-            self.section = "disks"
-            return True
-        if self.section != "disks":
+    def _disk_header(self, index: int, line: str) -> bool:
+        if not _DISK_HEADER.match(line):
             return False
-        match = _DISK_LINE.match(line)
+        self._open(index, may_start_new=False)
+        self.section = "disks"
+        return True
+
+    def _disk_line(self, index: int, line: str) -> bool:
+        match = _DISK_LINE.match(line) if self.section == "disks" else None
         if not match:
             return False
         self.report.disks.append(_disk(match))
         return True
+
+
+# Per first word, the handlers to try (functions of _Parser): chosen once, not per line or per parse.
+_HANDLERS_BY_WORD = {
+    word: tuple(getattr(_Parser, name) for name in _handlers_for(word))
+    for word in {*_LIKELY_HANDLERS, *(word for _, words in _HANDLERS for word in words or ())}
+}
+_ANY_LINE_HANDLERS = tuple(getattr(_Parser, name) for name in _handlers_for(None))
 
 
 def parse(text: str) -> list[FioReport]:
