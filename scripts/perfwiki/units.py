@@ -12,7 +12,6 @@ integer path that gives the same results without Decimal (_fixed_point).
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 
@@ -77,17 +76,16 @@ def _fixed_point(text: str, factor: int) -> Number | None:
     integers, which Python rounds correctly, as float(Decimal) does.
     """
     whole, dot, fraction = text.partition(".")
-    if not (whole.isascii() and whole.isdigit()) or (dot and not (fraction.isascii() and fraction.isdigit())):
+    digits = whole + fraction
+    if not (digits.isdigit() and digits.isascii()) or not whole or (dot and not fraction):
         return None  # a sign, spaces, an exponent, "5." or ".5", non-ASCII digits: Decimal's to read
-    if len(whole) + len(fraction) > _DECIMAL_DIGITS:
-        return None
-    numerator = int(whole + fraction) * factor
-    if numerator >= _DECIMAL_EXACT:
+    if len(digits) > _DECIMAL_DIGITS or (numerator := int(digits) * factor) >= _DECIMAL_EXACT:
         return None  # Decimal would round this product; let it
     if not fraction:
         return numerator
     denominator = 10 ** len(fraction)
-    return numerator // denominator if numerator % denominator == 0 else numerator / denominator
+    whole_part, remainder = divmod(numerator, denominator)
+    return numerator / denominator if remainder else whole_part
 
 
 def _times(text: str, factor: int) -> Number:
@@ -152,22 +150,21 @@ def to_ns(value: str | Decimal, unit: str) -> Number:
     The value may carry fio's count suffix: 'max=6813.5k' in a '(nsec)' line is
     6 813 500 ns.
     """
-    if unit not in _TIME_UNIT_NS:
-        raise UnitError(f"unknown time unit: {unit!r}")
+    factor = ns_per(unit)
     if isinstance(value, Decimal):
-        return normalize(value * _TIME_UNIT_NS[unit])
+        return normalize(value * factor)
     if value.isdigit():  # a percentile's "[ 7013]": exact in integers, and 20x cheaper than Decimal
-        return int(value) * _TIME_UNIT_NS[unit]
-    plain = _fixed_point(value, _TIME_UNIT_NS[unit])  # "avg=38596.13": most latency values
+        return int(value) * factor
+    plain = _fixed_point(value, factor)  # "avg=38596.13": most latency values
     if plain is not None:
         return plain
     match = _NUMBER_WITH_SUFFIX.match(value)
     if not match:
         raise UnitError(f"not a latency: {value!r}")
-    plain = _fixed_point(match["num"], SI_PREFIX[match["suffix"]] * _TIME_UNIT_NS[unit])  # "max=6813.5k"
+    plain = _fixed_point(match["num"], SI_PREFIX[match["suffix"]] * factor)  # "max=6813.5k"
     if plain is not None:
         return plain
-    return normalize(_decimal(match["num"]) * SI_PREFIX[match["suffix"]] * _TIME_UNIT_NS[unit])
+    return normalize(_decimal(match["num"]) * SI_PREFIX[match["suffix"]] * factor)
 
 
 def ns_per(unit: str) -> int:
@@ -274,10 +271,13 @@ def _significant(value: float, digits: int = 4) -> str:
     return text
 
 
+_PRINTED_NUMBER = lazyre.compile(r"\d+(?:[.,](\d+))?")
+
+
 def last_digit(printed: str) -> float:
     """One unit of a printed number's last digit, relative to the number: how far a tool's
     rounding (or truncation) can have moved it. '1092.1MB/s' -> 0.1/1092.1, '23,0399' -> 1e-4/23.04."""
-    number = re.search(r"\d+(?:[.,](\d+))?", printed)
+    number = _PRINTED_NUMBER.search(printed)
     value = float(number.group(0).replace(",", ".")) if number else 0.0
     if not value:
         return 1.0

@@ -46,6 +46,8 @@ def find_documents(text: str) -> list[tuple[int, int, dict[str, Any]]]:
     """(first line, last line, document) for every fio JSON document in the text (0-based lines)."""
     decoder = json.JSONDecoder()
     found = []
+    if not text.startswith("{") and "\n{" not in text:
+        return found  # no line starts with "{": text output, told without scanning it for one
     position = 0
     while True:
         match = re.compile(r"^\{", re.M).search(text, position)

@@ -92,7 +92,12 @@ _LATENCY = lazyre.compile(
 )
 _PERCENTILE_HEADER = lazyre.compile(r"^\s*(?P<kind>clat|lat|slat|sync) percentiles \((?P<unit>[num]?sec)\):\s*$")
 _PERCENTILE_ROW = lazyre.compile(r"^\s*\|(?P<body>.*)$")
-_PERCENTILE_ENTRY = lazyre.compile(r"(?P<p>\d+\.\d+)th=\[\s*(?P<v>\d+)\]")
+# "99.90th=[ 7013]". The key is the percentile with two decimals, as fio's JSON names it; fio's
+# text prints it so (the first group: ASCII, no leading zero, at most 15 digits, so float and
+# back would give these very digits), any other spelling (the second group) goes through float.
+_PERCENTILE_ENTRY = lazyre.compile(
+    r"(?:(?P<as_key>(?:0|[1-9][0-9]{0,12})\.[0-9]{2})|(?P<p>\d+\.\d+))th=\[\s*(?P<v>\d+)\]"
+)
 _BW_SAMPLES = lazyre.compile(
     r"^\s*bw \(\s*(?P<unit>[KMG]i?B|[kKMG]i?bit|B)\s*/s\)\s*: min=\s*(?P<min>\d+)\s*, max=\s*(?P<max>\d+)\s*, "
     r"per=\s*(?P<per>[\d.]+)%, avg=\s*(?P<avg>[\d.]+), stdev=\s*(?P<stdev>[\d.]+)(?:, samples=\s*(?P<n>\d+))?\s*$"
@@ -168,13 +173,16 @@ def _latency(match: re.Match[str]) -> dict[str, units.Number]:
     }
 
 
+_BS_RANGE = lazyre.compile(r"(?:\(R\) )?(?P<lo>[^-,/\s]+)-(?P<hi>[^-,/\s]+)")
+
+
 def _bs_from_header(text: str) -> int | None:
     """bs_bytes of the read range when it is one size.
 
     2.19+: '(R) 1024KiB-1024KiB, (W) ...'; 2.17-2.18: '4096B-4096B,4096B-4096B,...';
     before 2.17: '4K-4K/4K-4K/4K-4K' with K meaning 1024.
     """
-    match = re.match(r"(?:\(R\) )?(?P<lo>[^-,/\s]+)-(?P<hi>[^-,/\s]+)", text)
+    match = _BS_RANGE.match(text)
     if not match or match["lo"] != match["hi"]:
         return None
     # '4K' and '4096B' read as fio option sizes (K = 1024); '16.0KiB' and '16.4kB' say their base.
@@ -190,18 +198,6 @@ def _is_legacy(version: str) -> bool:
     """True for fio versions before 2.17, whose text output uses the old formats."""
     numbers = re.match(r"(\d+)\.(\d+)", version)
     return bool(numbers) and (int(numbers[1]), int(numbers[2])) < (2, 17)
-
-
-def _percentile_key(printed: str) -> str:
-    """A percentile as fio's JSON names it, two decimals: "99.90" for "99.90th", "5.00" for "5.00th".
-
-    fio's text prints it so already; only another spelling goes through float (a third of
-    what a percentile row costs to read).
-    """
-    whole, _, fraction = printed.partition(".")
-    if len(fraction) == 2 and len(whole) <= 13 and printed.isascii() and (whole == "0" or whole[0] != "0"):
-        return printed  # at most 15 digits: float and back gives these very digits
-    return f"{float(printed):.2f}"
 
 
 def _counts(text: str) -> list[int]:
@@ -231,7 +227,8 @@ def _disk(match: re.Match[str]) -> dict[str, Any]:
     for pair in match["body"].split(","):
         if "=" not in pair:
             continue
-        key, value = (part.strip() for part in pair.split("=", 1))
+        key, _, value = pair.partition("=")
+        key, value = key.strip(), value.strip()
         target = disk
         if key.startswith(("aggr", "agg")):
             target = aggregate
@@ -259,7 +256,8 @@ _HANDLERS: tuple[tuple[str, tuple[str, ...] | None], ...] = (
     ("_direction", ("read", "write", "trim", "mixed")),
     ("_latency", ("slat", "clat", "lat", "sync")),
     ("_percentile_header", ("slat", "clat", "lat", "sync")),
-    ("_samples", ("bw", "iops")),
+    ("_bw_line", ("bw",)),
+    ("_iops_line", ("iops",)),
     ("_lat_buckets", ("lat",)),
     ("_cpu", ("cpu",)),
     ("_depths", ("IO", "submit", "complete")),
@@ -269,7 +267,8 @@ _HANDLERS: tuple[tuple[str, tuple[str, ...] | None], ...] = (
     ("_errors", ("errors",)),
     ("_steadystate", ("steadystate",)),
     ("_latency_target", ("latency",)),
-    ("_status", ("Run", "READ", "WRITE", "TRIM", "MIXED")),
+    ("_run_status", ("Run",)),
+    ("_group_line", ("READ", "WRITE", "TRIM", "MIXED")),
     ("_disk_header", ("Disk",)),
     ("_disk_line", None),
 )
@@ -279,14 +278,16 @@ _LIKELY_HANDLERS = {
     **dict.fromkeys(("read", "write", "trim", "mixed"), ("_direction",)),
     **dict.fromkeys(("slat", "clat", "sync"), ("_latency", "_percentile_header")),
     "lat": ("_latency", "_percentile_header", "_lat_buckets"),
-    **dict.fromkeys(("bw", "iops"), ("_samples",)),
+    "bw": ("_bw_line",),
+    "iops": ("_iops_line",),
     "cpu": ("_cpu",),
     **dict.fromkeys(("IO", "submit", "complete"), ("_depths",)),
     "issued": ("_issued", "_issued_2x"),
     "errors": ("_errors",),
     "steadystate": ("_steadystate",),
     "latency": ("_latency_target",),
-    **dict.fromkeys(("Run", "READ", "WRITE", "TRIM", "MIXED"), ("_status",)),
+    "Run": ("_run_status",),
+    **dict.fromkeys(("READ", "WRITE", "TRIM", "MIXED"), ("_group_line",)),
     "Disk": ("_disk_header", "_disk_line"),
 }
 
@@ -498,12 +499,13 @@ class _Parser:
             "runtime_ms": int(match["runt"]),
         }
         rest = match["rest"]
-        zone = _ZONE_RESETS.search(rest)
-        if zone:
-            self.direction["zone_resets"] = int(zone.group(1))
-        cache = _CACHE_HIT.search(rest)
-        if cache:
-            self.direction["cachehit_pct"] = float(cache.group(1))
+        if rest:  # "; 0 zone resets" and the like; most lines end at the runtime
+            zone = _ZONE_RESETS.search(rest)
+            if zone:
+                self.direction["zone_resets"] = int(zone.group(1))
+            cache = _CACHE_HIT.search(rest)
+            if cache:
+                self.direction["cachehit_pct"] = float(cache.group(1))
         self.job[match["dir"]] = self.direction
         self._cross_check(match["dir"], match["bw"], match["io"])
         return True
@@ -535,30 +537,31 @@ class _Parser:
 
     def _percentile_row(self, line: str) -> None:
         table, ns_per_unit = self.percentiles
-        for percentile, value in _PERCENTILE_ENTRY.findall(line):
+        for as_key, percentile, value in _PERCENTILE_ENTRY.findall(line):
             # The value is digits (\d+): units.to_ns would read it the same way, as an exact int.
-            table[_percentile_key(percentile)] = int(value) * ns_per_unit
+            table[as_key or f"{float(percentile):.2f}"] = int(value) * ns_per_unit
 
-    def _samples(self, index: int, line: str) -> bool:
-        if self.direction is None:
+    def _bw_line(self, index: int, line: str) -> bool:
+        match = _BW_SAMPLES.match(line) if self.direction is not None else None
+        if not match:
             return False
-        match = _BW_SAMPLES.match(line)
-        if match:
-            self.direction["bw_samples"] = _bw_samples(match, self.legacy)
-            return True
-        match = _IOPS_SAMPLES.match(line)
-        if match:
-            samples: dict[str, Any] = {
-                "min": int(match["min"]),
-                "max": int(match["max"]),
-                "mean": float(match["avg"]),
-                "stdev": float(match["stdev"]),
-            }
-            if match["n"]:
-                samples["samples"] = int(match["n"])
-            self.direction["iops_samples"] = samples
-            return True
-        return False
+        self.direction["bw_samples"] = _bw_samples(match, self.legacy)
+        return True
+
+    def _iops_line(self, index: int, line: str) -> bool:
+        match = _IOPS_SAMPLES.match(line) if self.direction is not None else None
+        if not match:
+            return False
+        samples: dict[str, Any] = {
+            "min": int(match["min"]),
+            "max": int(match["max"]),
+            "mean": float(match["avg"]),
+            "stdev": float(match["stdev"]),
+        }
+        if match["n"]:
+            samples["samples"] = int(match["n"])
+        self.direction["iops_samples"] = samples
+        return True
 
     # Per-job lines after the direction blocks: distribution, cpu, depths, issued, sync, errors.
     def _lat_buckets(self, index: int, line: str) -> bool:
@@ -646,15 +649,18 @@ class _Parser:
         return self.job is not None and bool(_LATENCY_TARGET.match(line))
 
     # -- summaries ----------------------------------------------------------
-    def _status(self, index: int, line: str) -> bool:
+    def _run_status(self, index: int, line: str) -> bool:
         match = _RUN_STATUS.match(line)
-        if match:
-            report = self._open(index, may_start_new=False)
-            self.section = "status"
-            self.job = self.direction = None
-            self.group = {"id": int(match["g"])}
-            report.groups.append(self.group)
-            return True
+        if not match:
+            return False
+        report = self._open(index, may_start_new=False)
+        self.section = "status"
+        self.job = self.direction = None
+        self.group = {"id": int(match["g"])}
+        report.groups.append(self.group)
+        return True
+
+    def _group_line(self, index: int, line: str) -> bool:
         if self.group is None:
             return False
         for pattern, rate, size in (
@@ -707,7 +713,7 @@ def parse(text: str) -> list[FioReport]:
     lines = text.split("\n")
     for document in documents:  # hide JSON from the text parser, keeping line numbers
         lines[document.line_start : document.line_end + 1] = [""] * (document.line_end - document.line_start + 1)
-    terse_reports = terse.parse("\n".join(lines))
+    terse_reports = terse.parse("\n".join(lines) if documents else text)
     for report in terse_reports:
         lines[report.line_start : report.line_end + 1] = [""] * (report.line_end - report.line_start + 1)
     text_reports = _parse_text(lines)
