@@ -17,7 +17,8 @@ def decode(data: bytes) -> str:
     Terminal colour codes are removed and lone CR line ends become newlines.
     """
     text = _decode_bytes(data)
-    text = _ANSI.sub("", text)
+    if "\x1b" in text:  # every colour code starts with ESC: most files have none to remove
+        text = _ANSI.sub("", text)
     if "\r" in text and "\n" not in text:
         text = text.replace("\r", "\n")  # classic Mac / some Windows tools: CR alone ends lines
     return text

@@ -12,7 +12,7 @@ import dataclasses
 import re
 from dataclasses import dataclass, field
 
-from . import manual, tools
+from . import lazyre, manual, tools
 from .decode import decode
 from .model import Problem, Run, Source, sha256_hex, slug
 from .segments import Segment, physical_lines, split
@@ -32,12 +32,13 @@ def _loose_command(tool: Tool, report: ToolReport, loose: list[Segment]) -> Segm
 
 
 def _runs_of_segment(segment: Segment, source: Source, out: Extracted, loose: list[Segment]) -> None:
-    tool = tools.get(segment.tool_hint) if segment.tool_hint else tools.detect(segment.text)
+    text = segment.text  # joined from its lines: once, for detect and parse
+    tool = tools.get(segment.tool_hint) if segment.tool_hint else tools.detect(text)
     if tool is None or not segment.lines:
         return  # prose, the output of a command we do not benchmark (ls, df), or a command without output
     path = source.path
     try:
-        reports = tool.parse(segment.text)
+        reports = tool.parse(text)
     except Exception as exc:  # noqa: BLE001 - one bad paste must never stop an ingest
         out.problems.append(
             Problem(path, segment.line_start, f"internal parser error in {tool.name}: {type(exc).__name__}: {exc}")
@@ -115,10 +116,14 @@ def extract_text(text: str, source: Source) -> Extracted:
     return out
 
 
+# The first line of a file `perfwiki bench` wrote.
+_BENCH_LINE = lazyre.compile(r"\A# (perfwiki bench .+)$", re.M)
+
+
 def _extract_transcript(text: str, source: Source, out: Extracted) -> None:
     lines = physical_lines(text)
     segments = split(text, lines)
-    bench_line = re.match(r"\A# (perfwiki bench .+)$", text, re.M)
+    bench_line = _BENCH_LINE.match(text)
     # Pages often list the commands once and paste the outputs elsewhere (seed 001).
     loose = [segment for segment in segments if segment.command and segment.tool_hint and not segment.lines]
     for segment in segments:

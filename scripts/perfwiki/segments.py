@@ -11,6 +11,7 @@ run's source range points at the right line in an editor.
 
 from __future__ import annotations
 
+import itertools
 import re
 import unicodedata
 from dataclasses import dataclass, field
@@ -108,15 +109,19 @@ def physical_lines(text: str) -> list[Line]:
     A file copied from a terminal that hard-wrapped long lines is put back together
     (see unwrap): the joined line keeps the number of its first piece.
     """
-    lines = []
-    for number, raw in enumerate(text.replace("\r\n", "\n").split("\n"), start=1):
-        if "\r" in raw:
-            pieces = [piece for piece in raw.split("\r") if piece.strip()]
-            raw = pieces[-1] if pieces else ""
-        lines.append(Line(number, raw))
+    raws = text.replace("\r\n", "\n").split("\n")
+    if "\r" in text:
+        raws = [_last_redraw(raw) if "\r" in raw else raw for raw in raws]
+    lines = list(map(Line, itertools.count(1), raws))
     if lines and lines[-1].text == "" and text.endswith("\n"):
         lines.pop()
     return unwrap(lines)
+
+
+def _last_redraw(raw: str) -> str:
+    """What a '\\r'-glued progress line shows last: its last piece that is not blank."""
+    pieces = [piece for piece in raw.split("\r") if piece.strip()]
+    return pieces[-1] if pieces else ""
 
 
 # Terminal widths a copy is commonly hard-wrapped at (an 80x24 PuTTY, tmux, `fold`).

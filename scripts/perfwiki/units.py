@@ -181,8 +181,8 @@ def ms_to_ns(value: Number | None) -> Number | None:
 
 def scaled(text: str, factor: Number) -> Number:
     """A printed plain number times a unit factor, exactly: ('894157.55', 1024) -> bytes."""
-    if type(factor) is int:
-        return _times(text, factor)
+    if type(factor) is int and (plain := _fixed_point(text, factor)) is not None:
+        return plain
     return normalize(_decimal(text) * Decimal(factor))
 
 

@@ -240,9 +240,10 @@ def parse(text: str) -> list[FioReport]:
     """
     reports: list[FioReport] = []
     starts: list[float | None] = []
-    lines = text.split("\n")
+    documents = find_documents(text)
+    lines = text.split("\n") if documents else []
     previous_end = -1
-    for first, last, document in find_documents(text):
+    for first, last, document in documents:
         try:
             current = report(document, first, last)
         except (KeyError, TypeError, ValueError, AttributeError) as exc:

@@ -165,11 +165,12 @@ def detect(text: str) -> float:
 
 def _latency(match: re.Match[str]) -> dict[str, units.Number]:
     unit = match["unit"]
+    low, high, mean, stdev = match.group("min", "max", "avg", "stdev")
     return {
-        "min": units.to_ns(match["min"], unit),
-        "max": units.to_ns(match["max"], unit),
-        "mean": units.to_ns(match["avg"], unit),
-        "stdev": units.to_ns(match["stdev"], unit),
+        "min": units.to_ns(low, unit),
+        "max": units.to_ns(high, unit),
+        "mean": units.to_ns(mean, unit),
+        "stdev": units.to_ns(stdev, unit),
     }
 
 
@@ -204,13 +205,16 @@ def _counts(text: str) -> list[int]:
     return [int(value) for value in text.split(",") if value != ""]
 
 
-_STAT_GROUPS = (("min", "min"), ("max", "max"), ("mean", "avg"), ("stdev", "stdev"))
-
-
 def _bw_samples(match: re.Match[str], legacy: bool) -> dict[str, units.Number]:
     # Before 2.17 "KB"/"MB" mean KiB/MiB; from 2.17 fio spells IEC and SI out.
     factor = (units.parse_fio2_size if legacy else units.parse_size)("1" + match["unit"])
-    samples = {key: units.scaled(match[group], factor) for key, group in _STAT_GROUPS}
+    low, high, mean, stdev = match.group("min", "max", "avg", "stdev")
+    samples = {
+        "min": units.scaled(low, factor),
+        "max": units.scaled(high, factor),
+        "mean": units.scaled(mean, factor),
+        "stdev": units.scaled(stdev, factor),
+    }
     samples["per_pct"] = float(match["per"])
     if match["n"]:
         samples["samples"] = int(match["n"])
@@ -346,7 +350,7 @@ class _Parser:
         self.job = self.direction = self.percentiles = self.group = None
 
     def feed(self, index: int, line: str) -> None:
-        if not line.strip():
+        if not line or line.isspace():
             self.percentiles = None
             return
         if self.percentiles and _PERCENTILE_ROW.match(line):
@@ -359,8 +363,8 @@ class _Parser:
         word = line.split(None, 1)[0].rstrip(":")
         for handler in _HANDLERS_BY_WORD.get(word, _ANY_LINE_HANDLERS):
             if handler(self, index, line):
-                if self.report is not None:
-                    self.report.line_end = max(self.report.line_end, index)
+                if self.report is not None and index > self.report.line_end:
+                    self.report.line_end = index
                 return
         if any(pattern.match(line) for pattern in _NOISE) or _STARTING.match(line):
             return
