@@ -208,8 +208,10 @@ def is_markdown(lines: list[Line]) -> bool:
 
 def strip_prompt(text: str) -> tuple[str | None, str]:
     """(prompt, rest) when the line starts with a shell prompt, else (None, text)."""
-    if text[:1] not in "[$#%" and "@" not in text and ">" not in text:
-        return None, text  # what every prompt above needs is missing: most lines of output
+    first = text[:1]
+    if (not first or first not in "[$#%") and "@" not in text and ":\\" not in text:
+        # What every prompt above needs is missing (a Windows prompt's "C:\\"): most lines of output.
+        return None, text
     match = _PROMPT.match(text)
     return (match.group(0), text[match.end() :]) if match else (None, text)
 
@@ -343,14 +345,14 @@ def _split_block(block: _Block) -> list[Segment]:
             and not after_prompt_line
             and text.lstrip()[:1] not in "[#$%"  # "" too: a blank line takes the long way
             and "@" not in text
-            and ">" not in text
+            and ":\\" not in text  # a Windows prompt ("C:\\>"), though fio's ">=64" is no prompt
             and not _NAMES_A_PROGRAM.search(text)
         ):
             # No prompt, comment or program name can be in it: a line of the current output,
             # as the checks below would find, for most lines of a transcript at a fraction of the cost.
             current.lines.append(line)
             continue
-        if _PROMPT_LINE.match(text) or _is_bare_prompt(text):
+        if ("@" in text and _PROMPT_LINE.match(text)) or _is_bare_prompt(text):
             after_prompt_line = True  # a prompt, not output: the command may follow
             continue
         command, tool = _command_in(text, after_prompt_line)

@@ -91,7 +91,7 @@ _LATENCY = lazyre.compile(
     r"max=\s*(?P<max>[\d.]+[kKMG]?)\s*,\s*avg=\s*(?P<avg>[\d.]+)\s*,\s*stdev=\s*(?P<stdev>[\d.]+)\s*$"
 )
 _PERCENTILE_HEADER = lazyre.compile(r"^\s*(?P<kind>clat|lat|slat|sync) percentiles \((?P<unit>[num]?sec)\):\s*$")
-_PERCENTILE_ROW = lazyre.compile(r"^\s*\|(?P<body>.*)$")
+_PERCENTILE_ROW = lazyre.compile(r"^\s*\|")
 # "99.90th=[ 7013]". The key is the percentile with two decimals, as fio's JSON names it; fio's
 # text prints it so (the first group: ASCII, no leading zero, at most 15 digits, so float and
 # back would give these very digits), any other spelling (the second group) goes through float.
@@ -410,7 +410,9 @@ class _Parser:
         return True
 
     def _job_header(self, index: int, line: str) -> bool:
-        match = _JOB_HEADER.match(line.strip())
+        # A job or result header is tried on every line that starts with a name; the substring
+        # its pattern needs rules most of them out without the pattern's scan of the name.
+        match = _JOB_HEADER.match(line.strip()) if ": (g=" in line else None
         if not match:
             return False
         report = self._open(index)
@@ -429,7 +431,7 @@ class _Parser:
 
     # -- per-job blocks -----------------------------------------------------
     def _result_header(self, index: int, line: str) -> bool:
-        match = _RESULT_HEADER.match(line.strip())
+        match = _RESULT_HEADER.match(line.strip()) if ": (groupid=" in line else None
         if not match:
             return False
         report = self._open(index)
@@ -475,8 +477,9 @@ class _Parser:
     def _direction(self, index: int, line: str) -> bool:
         if self.job is None:
             return False
-        old = _DIRECTION_2X.match(line)
-        match = old or _DIRECTION.match(line)
+        match = _DIRECTION.match(line)
+        old = None if match else _DIRECTION_2X.match(line)  # fio before 2.17; never both
+        match = match or old
         if not match:
             return False
         if match["dir"] in self.job and self.report is not None:
@@ -667,9 +670,9 @@ class _Parser:
     def _group_line(self, index: int, line: str) -> bool:
         if self.group is None:
             return False
-        for pattern, rate, size in (
-            (_GROUP_LINE_2X, units.parse_fio2_rate, units.parse_fio2_size),
+        for pattern, rate, size in (  # at most one matches: "READ: bw=" from fio 2.17, "READ: io=" before
             (_GROUP_LINE, units.parse_rate, units.parse_size),
+            (_GROUP_LINE_2X, units.parse_fio2_rate, units.parse_fio2_size),
         ):
             match = pattern.match(line)
             if match:
