@@ -65,6 +65,7 @@ def normalize(value: Decimal) -> Number:
 # Decimal's default context keeps 28 significant digits: a product below this is exact there.
 _DECIMAL_DIGITS = 28
 _DECIMAL_EXACT = 10**_DECIMAL_DIGITS
+_POWERS_OF_TEN = tuple(10**places for places in range(_DECIMAL_DIGITS + 1))
 
 
 def _fixed_point(text: str, factor: int) -> Number | None:
@@ -83,9 +84,10 @@ def _fixed_point(text: str, factor: int) -> Number | None:
         return None  # Decimal would round this product; let it
     if not fraction:
         return numerator
-    denominator = 10 ** len(fraction)
-    whole_part, remainder = divmod(numerator, denominator)
-    return numerator / denominator if remainder else whole_part
+    if factor == 1 and fraction.strip("0"):
+        return float(text)  # the decimal as printed, which float reads correctly rounded too
+    denominator = _POWERS_OF_TEN[len(fraction)]
+    return numerator / denominator if numerator % denominator else numerator // denominator
 
 
 def _times(text: str, factor: int) -> Number:
