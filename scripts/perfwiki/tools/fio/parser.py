@@ -329,8 +329,26 @@ class _Parser:
         self.pending_label: str | None = None
 
     def run(self) -> list[FioReport]:
+        """Read every line. The common cases (a blank line, a percentile row, a line a handler
+        takes) are decided in this loop, which runs per line; the rest in _unclaimed."""
         for index, line in enumerate(self.lines):
-            self.feed(index, line)
+            if not line or line.isspace():
+                self.percentiles = None
+            elif self.percentiles and _PERCENTILE_ROW.match(line):
+                self._percentile_row(line)
+                self.report.line_end = index
+            else:
+                self.percentiles = None
+                # Most lines say by their first word which handler reads them ("clat", "bw", "cpu"):
+                # those are tried first, then the ones that read any line (see _handlers_for).
+                word = line.split(None, 1)[0].rstrip(":")
+                for handler in _HANDLERS_BY_WORD.get(word, _ANY_LINE_HANDLERS):
+                    if handler(self, index, line):
+                        if self.report is not None and index > self.report.line_end:
+                            self.report.line_end = index
+                        break
+                else:
+                    self._unclaimed(index, line)
         self._close()
         return self.reports
 
@@ -352,23 +370,8 @@ class _Parser:
     def _close(self) -> None:
         self.job = self.direction = self.percentiles = self.group = None
 
-    def feed(self, index: int, line: str) -> None:
-        if not line or line.isspace():
-            self.percentiles = None
-            return
-        if self.percentiles and _PERCENTILE_ROW.match(line):
-            self._percentile_row(line)
-            self.report.line_end = index
-            return
-        self.percentiles = None
-        # Most lines say by their first word which handler reads them ("clat", "bw", "cpu"): those
-        # are tried first, then the ones that read any line (see _handlers_for).
-        word = line.split(None, 1)[0].rstrip(":")
-        for handler in _HANDLERS_BY_WORD.get(word, _ANY_LINE_HANDLERS):
-            if handler(self, index, line):
-                if self.report is not None and index > self.report.line_end:
-                    self.report.line_end = index
-                return
+    def _unclaimed(self, index: int, line: str) -> None:
+        """A line no handler took: fio's noise and messages, a job file, or a line not understood."""
         if any(pattern.match(line) for pattern in _NOISE) or _STARTING.match(line):
             return
         message = fio_message(line)
