@@ -90,7 +90,7 @@ class Segment:
 
     @property
     def text(self) -> str:
-        return "\n".join(line.text for line in self.lines)
+        return "\n".join([line.text for line in self.lines])
 
 
 @dataclass
@@ -200,7 +200,7 @@ def prompt_host(line: str) -> str | None:
 
 
 def is_markdown(lines: list[Line]) -> bool:
-    everything = "\n".join(line.text for line in lines)
+    everything = "\n".join([line.text for line in lines])
     if "`" not in everything and "~" not in everything:
         return False  # no fence can be there: most transcripts, decided without a match per line
     return any(_FENCE.match(line.text) for line in lines)
