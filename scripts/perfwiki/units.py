@@ -76,6 +76,9 @@ def _fixed_point(text: str, factor: int) -> Number | None:
     The result is the same value: integers are exact, and a fraction is one division of two
     integers, which Python rounds correctly, as float(Decimal) does.
     """
+    if text.isdigit() and text.isascii() and len(text) <= _DECIMAL_DIGITS:  # a whole number: "76960"
+        numerator = int(text) * factor
+        return numerator if numerator < _DECIMAL_EXACT else None
     whole, dot, fraction = text.partition(".")
     digits = whole + fraction
     if not (digits.isdigit() and digits.isascii()) or not whole or (dot and not fraction):
@@ -107,13 +110,13 @@ def parse_count(text: str) -> Number:
 def parse_size(text: str) -> Number:
     """Bytes from a size with an explicit IEC or SI prefix: '54.5GiB', '972MB', '4096B'."""
     match = _SIZE.match(text)
-    if not match or not (match["prefix"] or match["unit"]):
+    number, prefix, unit = match.groups() if match else (None, None, None)
+    if not (prefix or unit):
         raise UnitError(f"not a size: {text!r}")
-    prefix = match["prefix"] or ""
-    factor = _IEC.get(prefix) or SI_PREFIX[prefix]
-    if match["unit"] == "bit":
-        return normalize(_decimal(match["num"]) * factor / 8)
-    return _times(match["num"], factor)
+    factor = _IEC.get(prefix) or SI_PREFIX[prefix or ""]
+    if unit == "bit":
+        return normalize(_decimal(number) * factor / 8)
+    return _times(number, factor)
 
 
 # fio before 2.17 prints sizes with K/M/G/T/P meaning powers of 1024 under its

@@ -91,7 +91,6 @@ _LATENCY = lazyre.compile(
     r"max=\s*(?P<max>[\d.]+[kKMG]?)\s*,\s*avg=\s*(?P<avg>[\d.]+)\s*,\s*stdev=\s*(?P<stdev>[\d.]+)\s*$"
 )
 _PERCENTILE_HEADER = lazyre.compile(r"^\s*(?P<kind>clat|lat|slat|sync) percentiles \((?P<unit>[num]?sec)\):\s*$")
-_PERCENTILE_ROW = lazyre.compile(r"^\s*\|")
 # "99.90th=[ 7013]". The key is the percentile with two decimals, as fio's JSON names it; fio's
 # text prints it so (the first group: ASCII, no leading zero, at most 15 digits, so float and
 # back would give these very digits), any other spelling (the second group) goes through float.
@@ -334,7 +333,7 @@ class _Parser:
         for index, line in enumerate(self.lines):
             if not line or line.isspace():
                 self.percentiles = None
-            elif self.percentiles and _PERCENTILE_ROW.match(line):
+            elif self.percentiles and line.lstrip().startswith("|"):  # a row: "     |  1.00th=[ 860], ..."
                 self._percentile_row(line)
                 self.report.line_end = index
             else:
@@ -372,7 +371,7 @@ class _Parser:
 
     def _unclaimed(self, index: int, line: str) -> None:
         """A line no handler took: fio's noise and messages, a job file, or a line not understood."""
-        if any(pattern.match(line) for pattern in _NOISE) or _STARTING.match(line):
+        if _STARTING.match(line) or any(pattern.match(line) for pattern in _NOISE):
             return
         message = fio_message(line)
         if message:
