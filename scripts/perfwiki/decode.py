@@ -30,10 +30,11 @@ def _decode_bytes(data: bytes) -> str:
     if data.startswith(b"\xef\xbb\xbf"):
         return data.decode("utf-8-sig")
     sample = data[:4096]
-    if len(sample) >= 4 and sample[1::2].count(0) > len(sample) // 4:
-        return data.decode("utf-16-le")
-    if len(sample) >= 4 and sample[0::2].count(0) > len(sample) // 4:
-        return data.decode("utf-16-be")
+    if len(sample) >= 4 and 0 in sample:  # UTF-16 has NULs; most text has none, told without counting
+        if sample[1::2].count(0) > len(sample) // 4:
+            return data.decode("utf-16-le")
+        if sample[0::2].count(0) > len(sample) // 4:
+            return data.decode("utf-16-be")
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as not_utf8:
