@@ -112,6 +112,21 @@ def test_synthetic_percentile_unit_differs_from_clat_line_and_wide_values():
     assert read["percentiles_ns"] == {"1.00": 2000, "99.95": 2_473_984_000, "99.99": 16_711_680_000}
 
 
+def test_synthetic_percentiles_spelled_otherwise_are_keyed_with_two_decimals():
+    report = only(
+        "\n".join(
+            [
+                "fio-3.1",
+                "x: (groupid=0, jobs=1): err= 0: pid=1: Thu Jan  1 00:00:00 2021",
+                "   read: IOPS=8522, BW=33.3MiB/s (34.9MB/s)(4096MiB/123042msec)",
+                "    clat percentiles (usec):",
+                "     |  5.0th=[ 1], 05.00th=[ 2], 99.990th=[ 3], 0.50th=[ 4], 100.00th=[ 5]",
+            ]
+        )
+    )
+    assert report.jobs[0]["read"]["percentiles_ns"] == {"5.00": 2000, "99.99": 3000, "0.50": 4000, "100.00": 5000}
+
+
 def test_synthetic_json_padding_preamble_and_old_usec_keys():
     # fio before 3.4 padded percentile maps with duplicate "0.00" keys; before 2.99 latencies were usec.
     text = (

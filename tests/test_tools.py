@@ -66,6 +66,13 @@ def test_nothing_is_not_output(tool):
     assert tool.parse("") == []
 
 
+@pytest.mark.parametrize("tool", tools.REGISTRY, ids=tools.NAMES)
+def test_no_tool_is_more_than_certain(tool):
+    """tools.detect stops at the first tool that is certain: no other may outscore it."""
+    for _, path in ALL:
+        assert 0 <= tool.detect(path.read_text(encoding="utf-8")) <= tools.CERTAIN
+
+
 @pytest.mark.parametrize(("name", "path"), ALL, ids=[f"{name}-{path.name}" for name, path in ALL])
 def test_interface_on_every_fixture(name, path):
     tool = tools.get(name)

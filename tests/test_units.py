@@ -138,6 +138,23 @@ def test_every_latency_unit_round_trips_to_exact_nanoseconds(whole, hundredths, 
         assert isinstance(result, int)
 
 
+@given(
+    st.integers(min_value=0, max_value=10**18),
+    st.integers(min_value=0, max_value=8),
+    st.sampled_from([1, 8, 1000, 1024, 10**6, 2**20, 10**9, 2**30, 10**12, 2**60]),
+)
+def test_plain_numbers_read_as_decimal_reads_them(digits, places, factor):
+    """The integer path for "4476.22"-style values gives what Decimal gives: the same int, or the same float."""
+    text = str(digits) if not places else f"{digits // 10**places}.{digits % 10**places:0{places}d}"
+    for result, exact in (
+        (units.scaled(text, factor), Decimal(text) * factor),
+        (units.to_ns(text, "usec"), Decimal(text) * 1000),
+        (units.parse_count(f"{text}M"), Decimal(text) * 10**6),
+    ):
+        expected = units.normalize(exact)
+        assert result == expected and type(result) is type(expected)
+
+
 @given(st.integers(min_value=0, max_value=99_999), st.sampled_from(["", "K", "M", "G", "T"]))
 def test_fio_2x_sizes_are_powers_of_1024(value, prefix):
     factor = {"": 1, "K": 2**10, "M": 2**20, "G": 2**30, "T": 2**40}[prefix]

@@ -17,7 +17,8 @@ def decode(data: bytes) -> str:
     Terminal colour codes are removed and lone CR line ends become newlines.
     """
     text = _decode_bytes(data)
-    text = _ANSI.sub("", text)
+    if "\x1b" in text:  # every colour code starts with ESC: most files have none to remove
+        text = _ANSI.sub("", text)
     if "\r" in text and "\n" not in text:
         text = text.replace("\r", "\n")  # classic Mac / some Windows tools: CR alone ends lines
     return text
@@ -29,10 +30,11 @@ def _decode_bytes(data: bytes) -> str:
     if data.startswith(b"\xef\xbb\xbf"):
         return data.decode("utf-8-sig")
     sample = data[:4096]
-    if len(sample) >= 4 and sample[1::2].count(0) > len(sample) // 4:
-        return data.decode("utf-16-le")
-    if len(sample) >= 4 and sample[0::2].count(0) > len(sample) // 4:
-        return data.decode("utf-16-be")
+    if len(sample) >= 4 and 0 in sample:  # UTF-16 has NULs; most text has none, told without counting
+        if sample[1::2].count(0) > len(sample) // 4:
+            return data.decode("utf-16-le")
+        if sample[0::2].count(0) > len(sample) // 4:
+            return data.decode("utf-16-be")
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as not_utf8:

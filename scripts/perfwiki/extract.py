@@ -12,7 +12,7 @@ import dataclasses
 import re
 from dataclasses import dataclass, field
 
-from . import manual, tools
+from . import lazyre, manual, tools
 from .decode import decode
 from .model import Problem, Run, Source, sha256_hex, slug
 from .segments import Segment, physical_lines, split
@@ -32,12 +32,13 @@ def _loose_command(tool: Tool, report: ToolReport, loose: list[Segment]) -> Segm
 
 
 def _runs_of_segment(segment: Segment, source: Source, out: Extracted, loose: list[Segment]) -> None:
-    tool = tools.get(segment.tool_hint) if segment.tool_hint else tools.detect(segment.text)
+    text = segment.text  # joined from its lines: once, for detect and parse
+    tool = tools.get(segment.tool_hint) if segment.tool_hint else tools.detect(text)
     if tool is None or not segment.lines:
         return  # prose, the output of a command we do not benchmark (ls, df), or a command without output
     path = source.path
     try:
-        reports = tool.parse(segment.text)
+        reports = tool.parse(text)
     except Exception as exc:  # noqa: BLE001 - one bad paste must never stop an ingest
         out.problems.append(
             Problem(path, segment.line_start, f"internal parser error in {tool.name}: {type(exc).__name__}: {exc}")
@@ -115,10 +116,14 @@ def extract_text(text: str, source: Source) -> Extracted:
     return out
 
 
+# The first line of a file `perfwiki bench` wrote.
+_BENCH_LINE = lazyre.compile(r"\A# (perfwiki bench .+)$", re.M)
+
+
 def _extract_transcript(text: str, source: Source, out: Extracted) -> None:
     lines = physical_lines(text)
     segments = split(text, lines)
-    bench_line = re.match(r"\A# (perfwiki bench .+)$", text, re.M)
+    bench_line = _BENCH_LINE.match(text) if text.startswith("# perfwiki bench ") else None
     # Pages often list the commands once and paste the outputs elsewhere (seed 001).
     loose = [segment for segment in segments if segment.command and segment.tool_hint and not segment.lines]
     for segment in segments:
@@ -126,9 +131,12 @@ def _extract_transcript(text: str, source: Source, out: Extracted) -> None:
     if bench_line:  # written by `perfwiki bench`: every run can be reproduced with that line
         for run in out.runs:
             run.reproduce = bench_line.group(1)
-    raw_lines = [""] * (lines[-1].number if lines else 0)  # by line number: unwrapped lines leave gaps
-    for line in lines:
-        raw_lines[line.number - 1] = line.text
+    if lines and lines[-1].number != len(lines):  # by line number: unwrapped lines leave gaps
+        raw_lines = [""] * lines[-1].number
+        for line in lines:
+            raw_lines[line.number - 1] = line.text
+    else:  # numbered 1 to n, as nearly every file is
+        raw_lines = [line.text for line in lines]
     for run in out.runs:
         findings = tools.get(run.tool).check(run, raw_lines)
         run.checks = [finding.to_dict() for finding in findings]
@@ -142,13 +150,20 @@ def assign_ids(runs: list[Run]) -> None:
     machines gets two readable ids.
     """
     taken: set[str] = {run.id for run in runs if run.id}
+    # Per base, the first twin number not known to be taken (1 is the bare base): those below it
+    # were tried and stay taken. Without it the n-th twin tried all n-1 ids before its own, and
+    # 300 runs of one job took 45,000 tries.
+    next_number: dict[str, int] = {}
     for run in runs:
         if run.id:
             continue
         name = tools.get(run.tool).run_name(run)
         base = slug(f"{run.environment}-{name}" if run.environment else name) or run.tool
-        candidate, counter = base, 2
+        number = next_number.get(base, 1)
+        candidate = base if number == 1 else f"{base}-{number}"
         while candidate in taken:
-            candidate, counter = f"{base}-{counter}", counter + 1
+            number += 1
+            candidate = f"{base}-{number}"
+        next_number[base] = number + 1
         run.id = candidate
         taken.add(candidate)

@@ -41,13 +41,23 @@ class Evidence:
         self.run = run
         self.lines = lines or []
 
+    def _range(self) -> tuple[int, int]:
+        """The run's first and last line, within the lines there are."""
+        return max(self.run.source.line_start, 1), min(self.run.source.line_end, len(self.lines))
+
     def find(self, pattern: str) -> tuple[str | None, int | None]:
-        first, last = max(self.run.source.line_start, 1), min(self.run.source.line_end, len(self.lines))
+        first, last = self._range()
         search = re.compile(pattern).search
         for number, text in enumerate(self.lines[first - 1 : last], start=first):
             if search(text):
                 return text.strip(), number
         return None, None
+
+    def mentions(self, text: str) -> bool:
+        """Whether one of the run's lines holds `text` as it is: one substring test of all of them,
+        where find() runs its pattern on each line (most runs never print what a check looks for)."""
+        first, last = self._range()
+        return text in "\n".join(self.lines[first - 1 : last])
 
     def finding(self, check_id: str, severity: str, message: str, pattern: str | None = None) -> Finding:
         evidence, line = self.find(pattern) if pattern else (None, None)

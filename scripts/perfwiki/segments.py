@@ -11,6 +11,7 @@ run's source range points at the right line in an editor.
 
 from __future__ import annotations
 
+import itertools
 import re
 import unicodedata
 from dataclasses import dataclass, field
@@ -89,7 +90,7 @@ class Segment:
 
     @property
     def text(self) -> str:
-        return "\n".join(line.text for line in self.lines)
+        return "\n".join([line.text for line in self.lines])
 
 
 @dataclass
@@ -108,15 +109,19 @@ def physical_lines(text: str) -> list[Line]:
     A file copied from a terminal that hard-wrapped long lines is put back together
     (see unwrap): the joined line keeps the number of its first piece.
     """
-    lines = []
-    for number, raw in enumerate(text.replace("\r\n", "\n").split("\n"), start=1):
-        if "\r" in raw:
-            pieces = [piece for piece in raw.split("\r") if piece.strip()]
-            raw = pieces[-1] if pieces else ""
-        lines.append(Line(number, raw))
+    raws = text.replace("\r\n", "\n").split("\n")
+    if "\r" in text:
+        raws = [_last_redraw(raw) if "\r" in raw else raw for raw in raws]
+    lines = list(map(Line, itertools.count(1), raws))
     if lines and lines[-1].text == "" and text.endswith("\n"):
         lines.pop()
     return unwrap(lines)
+
+
+def _last_redraw(raw: str) -> str:
+    """What a '\\r'-glued progress line shows last: its last piece that is not blank."""
+    pieces = [piece for piece in raw.split("\r") if piece.strip()]
+    return pieces[-1] if pieces else ""
 
 
 # Terminal widths a copy is commonly hard-wrapped at (an 80x24 PuTTY, tmux, `fold`).
@@ -138,7 +143,11 @@ def wrap_width(lines: list[Line]) -> int | None:
     longer than the width always leaves such a piece behind; none of the seeds, example
     reports or captured outputs looks like that as they are (tests/test_encodings.py).
     """
-    widths = [display_width(line.text) for line in lines]
+    texts = [line.text for line in lines]
+    everything = "\n".join(texts)
+    # ASCII without tabs is as wide as it is long: nearly every file, measured at C speed.
+    plain = everything.isascii() and "\t" not in everything
+    widths = list(map(len if plain else display_width, texts))
     top = max(widths, default=0)
     if top not in WRAP_WIDTHS:
         return None
@@ -191,13 +200,18 @@ def prompt_host(line: str) -> str | None:
 
 
 def is_markdown(lines: list[Line]) -> bool:
+    everything = "\n".join([line.text for line in lines])
+    if "`" not in everything and "~" not in everything:
+        return False  # no fence can be there: most transcripts, decided without a match per line
     return any(_FENCE.match(line.text) for line in lines)
 
 
 def strip_prompt(text: str) -> tuple[str | None, str]:
     """(prompt, rest) when the line starts with a shell prompt, else (None, text)."""
-    if text[:1] not in "[$#%" and "@" not in text and ">" not in text:
-        return None, text  # what every prompt above needs is missing: most lines of output
+    first = text[:1]
+    if (not first or first not in "[$#%") and "@" not in text and ":\\" not in text:
+        # What every prompt above needs is missing (a Windows prompt's "C:\\"): most lines of output.
+        return None, text
     match = _PROMPT.match(text)
     return (match.group(0), text[match.end() :]) if match else (None, text)
 
@@ -331,14 +345,14 @@ def _split_block(block: _Block) -> list[Segment]:
             and not after_prompt_line
             and text.lstrip()[:1] not in "[#$%"  # "" too: a blank line takes the long way
             and "@" not in text
-            and ">" not in text
+            and ":\\" not in text  # a Windows prompt ("C:\\>"), though fio's ">=64" is no prompt
             and not _NAMES_A_PROGRAM.search(text)
         ):
             # No prompt, comment or program name can be in it: a line of the current output,
             # as the checks below would find, for most lines of a transcript at a fraction of the cost.
             current.lines.append(line)
             continue
-        if _PROMPT_LINE.match(text) or _is_bare_prompt(text):
+        if ("@" in text and _PROMPT_LINE.match(text)) or _is_bare_prompt(text):
             after_prompt_line = True  # a prompt, not output: the command may follow
             continue
         command, tool = _command_in(text, after_prompt_line)

@@ -5,13 +5,13 @@ Parsers hand this module the exact text a tool printed ("927MiB/s", "6813.5k",
 nanoseconds, seconds. Display helpers go the other way, with explicit SI or IEC
 labels.
 
-Arithmetic is done with Decimal so that "4476.22 msec" becomes exactly
-4476220000 ns, not 4476220000.0000005.
+Arithmetic is exact, as Decimal's, so that "4476.22 msec" becomes exactly
+4476220000 ns, not 4476220000.0000005; plain numbers such as that one take an
+integer path that gives the same results without Decimal (_fixed_point).
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 
@@ -62,25 +62,61 @@ def normalize(value: Decimal) -> Number:
     return float(value)
 
 
+# Decimal's default context keeps 28 significant digits: a product below this is exact there.
+_DECIMAL_DIGITS = 28
+_DECIMAL_EXACT = 10**_DECIMAL_DIGITS
+_POWERS_OF_TEN = tuple(10**places for places in range(_DECIMAL_DIGITS + 1))
+
+
+def _fixed_point(text: str, factor: int) -> Number | None:
+    """normalize(Decimal(text) * factor) for a plain ASCII "4476" or "4476.22" and an int factor,
+    without Decimal (20x slower, and most of what fio's text output costs to read); None for
+    any other text, which the caller reads through Decimal as before.
+
+    The result is the same value: integers are exact, and a fraction is one division of two
+    integers, which Python rounds correctly, as float(Decimal) does.
+    """
+    if text.isdigit() and text.isascii() and len(text) <= _DECIMAL_DIGITS:  # a whole number: "76960"
+        numerator = int(text) * factor
+        return numerator if numerator < _DECIMAL_EXACT else None
+    whole, dot, fraction = text.partition(".")
+    digits = whole + fraction
+    if not (digits.isdigit() and digits.isascii()) or not whole or (dot and not fraction):
+        return None  # a sign, spaces, an exponent, "5." or ".5", non-ASCII digits: Decimal's to read
+    if len(digits) > _DECIMAL_DIGITS or (numerator := int(digits) * factor) >= _DECIMAL_EXACT:
+        return None  # Decimal would round this product; let it
+    if not fraction:
+        return numerator
+    if factor == 1 and fraction.strip("0"):
+        return float(text)  # the decimal as printed, which float reads correctly rounded too
+    denominator = _POWERS_OF_TEN[len(fraction)]
+    return numerator / denominator if numerator % denominator else numerator // denominator
+
+
+def _times(text: str, factor: int) -> Number:
+    """The printed number `text` times an integer unit factor, exactly (see _fixed_point)."""
+    plain = _fixed_point(text, factor)
+    return normalize(_decimal(text) * factor) if plain is None else plain
+
+
 def parse_count(text: str) -> Number:
     """'188k' -> 188000, '6813.5k' -> 6813500, '872' -> 872, '1343.6K' -> 1343600."""
     match = _NUMBER_WITH_SUFFIX.match(text)
     if not match:
         raise UnitError(f"not a count: {text!r}")
-    return normalize(_decimal(match["num"]) * SI_PREFIX[match["suffix"]])
+    return _times(match["num"], SI_PREFIX[match["suffix"]])
 
 
 def parse_size(text: str) -> Number:
     """Bytes from a size with an explicit IEC or SI prefix: '54.5GiB', '972MB', '4096B'."""
     match = _SIZE.match(text)
-    if not match or not (match["prefix"] or match["unit"]):
+    number, prefix, unit = match.groups() if match else (None, None, None)
+    if not (prefix or unit):
         raise UnitError(f"not a size: {text!r}")
-    prefix = match["prefix"] or ""
-    factor = _IEC.get(prefix) or SI_PREFIX[prefix]
-    value = _decimal(match["num"]) * factor
-    if match["unit"] == "bit":
-        value = value / 8
-    return normalize(value)
+    factor = _IEC.get(prefix) or SI_PREFIX[prefix or ""]
+    if unit == "bit":
+        return normalize(_decimal(number) * factor / 8)
+    return _times(number, factor)
 
 
 # fio before 2.17 prints sizes with K/M/G/T/P meaning powers of 1024 under its
@@ -94,7 +130,7 @@ def parse_fio2_size(text: str) -> Number:
     if not match:
         raise UnitError(f"not a fio 2.x size: {text!r}")
     power = "KMGTPE".index(match["prefix"]) + 1 if match["prefix"] else 0
-    return normalize(_decimal(match["num"]) * (1024**power))
+    return _times(match["num"], 1024**power)
 
 
 def parse_fio2_rate(text: str) -> Number:
@@ -119,18 +155,28 @@ def to_ns(value: str | Decimal, unit: str) -> Number:
     The value may carry fio's count suffix: 'max=6813.5k' in a '(nsec)' line is
     6 813 500 ns.
     """
+    factor = ns_per(unit)
+    if isinstance(value, Decimal):
+        return normalize(value * factor)
+    if value.isdigit():  # a percentile's "[ 7013]": exact in integers, and 20x cheaper than Decimal
+        return int(value) * factor
+    plain = _fixed_point(value, factor)  # "avg=38596.13": most latency values
+    if plain is not None:
+        return plain
+    match = _NUMBER_WITH_SUFFIX.match(value)
+    if not match:
+        raise UnitError(f"not a latency: {value!r}")
+    plain = _fixed_point(match["num"], SI_PREFIX[match["suffix"]] * factor)  # "max=6813.5k"
+    if plain is not None:
+        return plain
+    return normalize(_decimal(match["num"]) * SI_PREFIX[match["suffix"]] * factor)
+
+
+def ns_per(unit: str) -> int:
+    """Nanoseconds in one 'nsec', 'usec', 'msec' or 'sec': a table of values in one unit is read with one lookup."""
     if unit not in _TIME_UNIT_NS:
         raise UnitError(f"unknown time unit: {unit!r}")
-    if isinstance(value, Decimal):
-        number = value
-    elif value.isdigit():  # a percentile's "[ 7013]": exact in integers, and 20x cheaper than Decimal
-        return int(value) * _TIME_UNIT_NS[unit]
-    else:
-        match = _NUMBER_WITH_SUFFIX.match(value)
-        if not match:
-            raise UnitError(f"not a latency: {value!r}")
-        number = _decimal(match["num"]) * SI_PREFIX[match["suffix"]]
-    return normalize(number * _TIME_UNIT_NS[unit])
+    return _TIME_UNIT_NS[unit]
 
 
 def ms_to_ns(value: Number | None) -> Number | None:
@@ -140,6 +186,8 @@ def ms_to_ns(value: Number | None) -> Number | None:
 
 def scaled(text: str, factor: Number) -> Number:
     """A printed plain number times a unit factor, exactly: ('894157.55', 1024) -> bytes."""
+    if type(factor) is int and (plain := _fixed_point(text, factor)) is not None:
+        return plain
     return normalize(_decimal(text) * Decimal(factor))
 
 
@@ -228,10 +276,13 @@ def _significant(value: float, digits: int = 4) -> str:
     return text
 
 
+_PRINTED_NUMBER = lazyre.compile(r"\d+(?:[.,](\d+))?")
+
+
 def last_digit(printed: str) -> float:
     """One unit of a printed number's last digit, relative to the number: how far a tool's
     rounding (or truncation) can have moved it. '1092.1MB/s' -> 0.1/1092.1, '23,0399' -> 1e-4/23.04."""
-    number = re.search(r"\d+(?:[.,](\d+))?", printed)
+    number = _PRINTED_NUMBER.search(printed)
     value = float(number.group(0).replace(",", ".")) if number else 0.0
     if not value:
         return 1.0

@@ -46,6 +46,8 @@ def find_documents(text: str) -> list[tuple[int, int, dict[str, Any]]]:
     """(first line, last line, document) for every fio JSON document in the text (0-based lines)."""
     decoder = json.JSONDecoder()
     found = []
+    if not text.startswith("{") and "\n{" not in text:
+        return found  # no line starts with "{": text output, told without scanning it for one
     position = 0
     while True:
         match = re.compile(r"^\{", re.M).search(text, position)
@@ -238,9 +240,10 @@ def parse(text: str) -> list[FioReport]:
     """
     reports: list[FioReport] = []
     starts: list[float | None] = []
-    lines = text.split("\n")
+    documents = find_documents(text)
+    lines = text.split("\n") if documents else []
     previous_end = -1
-    for first, last, document in find_documents(text):
+    for first, last, document in documents:
         try:
             current = report(document, first, last)
         except (KeyError, TypeError, ValueError, AttributeError) as exc:

@@ -83,13 +83,22 @@ _DIRECTION = lazyre.compile(
     r"^\s*(?P<dir>read|write|trim|mixed)\s*: IOPS=(?P<iops>[\d.]+[kMG]?), "
     r"BW=(?P<bw>[^ (]+) \((?P<bw_alt>[^)]+)\)\((?P<io>[^/]+)/(?P<runt>\d+)msec\)(?P<rest>.*)$"
 )
+# What fio 3.x adds after a direction's runtime: "; 0 zone resets", "; Cachehit=12.5%".
+_ZONE_RESETS = lazyre.compile(r"(\d+) zone resets")
+_CACHE_HIT = lazyre.compile(r"Cachehit=([\d.]+)%")
 _LATENCY = lazyre.compile(
     r"^\s*(?P<kind>slat|clat|lat|sync) \((?P<unit>[num]?sec)\): min=\s*(?P<min>[\d.]+[kKMG]?)\s*,\s*"
     r"max=\s*(?P<max>[\d.]+[kKMG]?)\s*,\s*avg=\s*(?P<avg>[\d.]+)\s*,\s*stdev=\s*(?P<stdev>[\d.]+)\s*$"
 )
 _PERCENTILE_HEADER = lazyre.compile(r"^\s*(?P<kind>clat|lat|slat|sync) percentiles \((?P<unit>[num]?sec)\):\s*$")
-_PERCENTILE_ROW = lazyre.compile(r"^\s*\|(?P<body>.*)$")
-_PERCENTILE_ENTRY = lazyre.compile(r"(?P<p>\d+\.\d+)th=\[\s*(?P<v>\d+)\]")
+# "99.90th=[ 7013]". The key is the percentile with two decimals, as fio's JSON names it; fio's
+# text prints it so (the first group: ASCII, no leading zero, at most 15 digits, so float and
+# back would give these very digits), any other spelling (the second group) goes through float.
+# An entry starts with a digit: saying so first (?=\d) lets the engine pass the rest of the row
+# quickly; the possessive ++ cannot change a match, as what follows each run is no digit.
+_PERCENTILE_ENTRY = lazyre.compile(
+    r"(?=\d)(?:(?P<as_key>(?:0|[1-9][0-9]{0,12})\.[0-9]{2})|(?P<p>\d++\.\d++))th=\[\s*+(?P<v>\d++)\]"
+)
 _BW_SAMPLES = lazyre.compile(
     r"^\s*bw \(\s*(?P<unit>[KMG]i?B|[kKMG]i?bit|B)\s*/s\)\s*: min=\s*(?P<min>\d+)\s*, max=\s*(?P<max>\d+)\s*, "
     r"per=\s*(?P<per>[\d.]+)%, avg=\s*(?P<avg>[\d.]+), stdev=\s*(?P<stdev>[\d.]+)(?:, samples=\s*(?P<n>\d+))?\s*$"
@@ -99,7 +108,8 @@ _IOPS_SAMPLES = lazyre.compile(
     r"stdev=\s*(?P<stdev>[\d.]+)(?:, samples=\s*(?P<n>\d+))?\s*$"
 )
 _LAT_BUCKETS = lazyre.compile(r"^\s*lat \((?P<unit>[num]sec)\)\s*: (?P<body>.*)$")
-_BUCKET = lazyre.compile(r"(?P<ge>>=)?(?P<k>\d+)=(?P<pct>[\d.]+)%")
+# "4=31.87%" or ">=64=0.0%"; the lookahead is the first character any entry starts with (as above).
+_BUCKET = lazyre.compile(r"(?=[>\d])(?P<ge>>=)?(?P<k>\d+)=(?P<pct>[\d.]+)%")
 _CPU = lazyre.compile(
     r"^\s*cpu\s*: usr=(?P<usr>[\d.]+)%, sys=(?P<sys>[\d.]+)%, ctx=(?P<ctx>\d+), "
     r"majf=(?P<majf>\d+), minf=(?P<minf>\d+)\s*$"
@@ -157,12 +167,16 @@ def detect(text: str) -> float:
 
 def _latency(match: re.Match[str]) -> dict[str, units.Number]:
     unit = match["unit"]
+    low, high, mean, stdev = match.group("min", "max", "avg", "stdev")
     return {
-        "min": units.to_ns(match["min"], unit),
-        "max": units.to_ns(match["max"], unit),
-        "mean": units.to_ns(match["avg"], unit),
-        "stdev": units.to_ns(match["stdev"], unit),
+        "min": units.to_ns(low, unit),
+        "max": units.to_ns(high, unit),
+        "mean": units.to_ns(mean, unit),
+        "stdev": units.to_ns(stdev, unit),
     }
+
+
+_BS_RANGE = lazyre.compile(r"(?:\(R\) )?(?P<lo>[^-,/\s]+)-(?P<hi>[^-,/\s]+)")
 
 
 def _bs_from_header(text: str) -> int | None:
@@ -171,7 +185,7 @@ def _bs_from_header(text: str) -> int | None:
     2.19+: '(R) 1024KiB-1024KiB, (W) ...'; 2.17-2.18: '4096B-4096B,4096B-4096B,...';
     before 2.17: '4K-4K/4K-4K/4K-4K' with K meaning 1024.
     """
-    match = re.match(r"(?:\(R\) )?(?P<lo>[^-,/\s]+)-(?P<hi>[^-,/\s]+)", text)
+    match = _BS_RANGE.match(text)
     if not match or match["lo"] != match["hi"]:
         return None
     # '4K' and '4096B' read as fio option sizes (K = 1024); '16.0KiB' and '16.4kB' say their base.
@@ -193,13 +207,16 @@ def _counts(text: str) -> list[int]:
     return [int(value) for value in text.split(",") if value != ""]
 
 
-_STAT_GROUPS = (("min", "min"), ("max", "max"), ("mean", "avg"), ("stdev", "stdev"))
-
-
 def _bw_samples(match: re.Match[str], legacy: bool) -> dict[str, units.Number]:
     # Before 2.17 "KB"/"MB" mean KiB/MiB; from 2.17 fio spells IEC and SI out.
     factor = (units.parse_fio2_size if legacy else units.parse_size)("1" + match["unit"])
-    samples = {key: units.scaled(match[group], factor) for key, group in _STAT_GROUPS}
+    low, high, mean, stdev = match.group("min", "max", "avg", "stdev")
+    samples = {
+        "min": units.scaled(low, factor),
+        "max": units.scaled(high, factor),
+        "mean": units.scaled(mean, factor),
+        "stdev": units.scaled(stdev, factor),
+    }
     samples["per_pct"] = float(match["per"])
     if match["n"]:
         samples["samples"] = int(match["n"])
@@ -216,7 +233,8 @@ def _disk(match: re.Match[str]) -> dict[str, Any]:
     for pair in match["body"].split(","):
         if "=" not in pair:
             continue
-        key, value = (part.strip() for part in pair.split("=", 1))
+        key, _, value = pair.partition("=")
+        key, value = key.strip(), value.strip()
         target = disk
         if key.startswith(("aggr", "agg")):
             target = aggregate
@@ -234,29 +252,62 @@ def _disk(match: re.Match[str]) -> dict[str, Any]:
     return disk
 
 
-# Every handler of a line, in the order they are tried.
-_HANDLERS = (
-    "_version",
-    "_job_header",
-    "_result_header",
-    "_direction",
-    "_latency",
-    "_percentile_header",
-    "_samples",
-    "_job_line",
-    "_status",
-    "_disks",
+# Every handler of a line, in the order they are tried, with the first words of the lines it
+# can take: its patterns start with one of them. None: any line (a version, or a job or disk
+# name first).
+_HANDLERS: tuple[tuple[str, tuple[str, ...] | None], ...] = (
+    ("_version", None),
+    ("_job_header", None),
+    ("_result_header", None),
+    ("_direction", ("read", "write", "trim", "mixed")),
+    ("_latency", ("slat", "clat", "lat", "sync")),
+    ("_percentile_header", ("slat", "clat", "lat", "sync")),
+    ("_bw_line", ("bw",)),
+    ("_iops_line", ("iops",)),
+    ("_lat_buckets", ("lat",)),
+    ("_cpu", ("cpu",)),
+    ("_depths", ("IO", "submit", "complete")),
+    ("_issued", ("issued",)),
+    ("_issued_2x", ("issued",)),
+    ("_sync_header", ("fsync/fdatasync/sync_file_range", "fsync/fdatasync/sync_file_range/syncfs")),
+    ("_errors", ("errors",)),
+    ("_steadystate", ("steadystate",)),
+    ("_latency_target", ("latency",)),
+    ("_run_status", ("Run",)),
+    ("_group_line", ("READ", "WRITE", "TRIM", "MIXED")),
+    ("_disk_header", ("Disk",)),
+    ("_disk_line", None),
 )
-# The handlers a line's first word points to, in the same order.
+# The handlers a line's first word points to, tried before the others (a line of job "read"
+# that no direction handler takes is still a job's header).
 _LIKELY_HANDLERS = {
     **dict.fromkeys(("read", "write", "trim", "mixed"), ("_direction",)),
     **dict.fromkeys(("slat", "clat", "sync"), ("_latency", "_percentile_header")),
-    "lat": ("_latency", "_percentile_header", "_job_line"),
-    **dict.fromkeys(("bw", "iops"), ("_samples",)),
-    **dict.fromkeys(("cpu", "IO", "submit", "complete", "issued", "errors", "steadystate", "latency"), ("_job_line",)),
-    **dict.fromkeys(("Run", "READ", "WRITE", "TRIM", "MIXED"), ("_status",)),
-    "Disk": ("_disks",),
+    "lat": ("_latency", "_percentile_header", "_lat_buckets"),
+    "bw": ("_bw_line",),
+    "iops": ("_iops_line",),
+    "cpu": ("_cpu",),
+    **dict.fromkeys(("IO", "submit", "complete"), ("_depths",)),
+    "issued": ("_issued", "_issued_2x"),
+    "errors": ("_errors",),
+    "steadystate": ("_steadystate",),
+    "latency": ("_latency_target",),
+    "Run": ("_run_status",),
+    **dict.fromkeys(("READ", "WRITE", "TRIM", "MIXED"), ("_group_line",)),
+    "Disk": ("_disk_header", "_disk_line"),
 }
+
+
+def _handlers_for(word: str | None) -> tuple[str, ...]:
+    """The handlers worth trying on a line starting with `word`, in the order they are tried.
+
+    A handler whose patterns start with other words cannot take the line: leaving it out
+    changes nothing but the time spent (most lines went through a dozen patterns that
+    could not match).
+    """
+    likely = _LIKELY_HANDLERS.get(word or "", ())
+    rest = (name for name, words in _HANDLERS if words is None or word in words)
+    return likely + tuple(name for name in rest if name not in likely)
 
 
 class _Parser:
@@ -268,22 +319,35 @@ class _Parser:
         self.report: FioReport | None = None
         self.job: dict[str, Any] | None = None
         self.direction: dict[str, Any] | None = None
-        self.percentiles: tuple[dict[str, Any], str] | None = None
+        self.percentiles: tuple[dict[str, Any], int] | None = None  # the table being read, ns per its unit
         self.group: dict[str, Any] | None = None
         self.section = "preamble"  # preamble | job | status | disks
         self.legacy = False  # fio before 2.17: other line formats, KB meaning KiB
         self.job_file: dict[str, list[tuple[str, str | None]]] = {}
         self.job_file_section: str | None = None
         self.pending_label: str | None = None
-        self.handlers = tuple(getattr(self, name) for name in _HANDLERS)
-        self.handlers_by_word = {
-            word: tuple(getattr(self, name) for name in names) + self.handlers
-            for word, names in _LIKELY_HANDLERS.items()
-        }
 
     def run(self) -> list[FioReport]:
+        """Read every line. The common cases (a blank line, a percentile row, a line a handler
+        takes) are decided in this loop, which runs per line; the rest in _unclaimed."""
         for index, line in enumerate(self.lines):
-            self.feed(index, line)
+            if not line or line.isspace():
+                self.percentiles = None
+            elif self.percentiles and line.lstrip().startswith("|"):  # a row: "     |  1.00th=[ 860], ..."
+                self._percentile_row(line)
+                self.report.line_end = index
+            else:
+                self.percentiles = None
+                # Most lines say by their first word which handler reads them ("clat", "bw", "cpu"):
+                # those are tried first, then the ones that read any line (see _handlers_for).
+                word = line.split(None, 1)[0].rstrip(":")
+                for handler in _HANDLERS_BY_WORD.get(word, _ANY_LINE_HANDLERS):
+                    if handler(self, index, line):
+                        if self.report is not None and index > self.report.line_end:
+                            self.report.line_end = index
+                        break
+                else:
+                    self._unclaimed(index, line)
         self._close()
         return self.reports
 
@@ -305,23 +369,9 @@ class _Parser:
     def _close(self) -> None:
         self.job = self.direction = self.percentiles = self.group = None
 
-    def feed(self, index: int, line: str) -> None:
-        if not line.strip():
-            self.percentiles = None
-            return
-        if self.percentiles and _PERCENTILE_ROW.match(line):
-            self._percentile_row(line)
-            self.report.line_end = index
-            return
-        self.percentiles = None
-        # Most lines say by their first word which handler reads them ("clat", "bw", "cpu"); only
-        # those are tried first. A line none of them takes (a job named "read") goes through all.
-        for handler in self.handlers_by_word.get(line.split(None, 1)[0].rstrip(":"), self.handlers):
-            if handler(index, line):
-                if self.report is not None:
-                    self.report.line_end = max(self.report.line_end, index)
-                return
-        if any(pattern.match(line) for pattern in _NOISE) or _STARTING.match(line):
+    def _unclaimed(self, index: int, line: str) -> None:
+        """A line no handler took: fio's noise and messages, a job file, or a line not understood."""
+        if _STARTING.match(line) or any(pattern.match(line) for pattern in _NOISE):
             return
         message = fio_message(line)
         if message:
@@ -365,7 +415,9 @@ class _Parser:
         return True
 
     def _job_header(self, index: int, line: str) -> bool:
-        match = _JOB_HEADER.match(line.strip())
+        # A job or result header is tried on every line that starts with a name; the substring
+        # its pattern needs rules most of them out without the pattern's scan of the name.
+        match = _JOB_HEADER.match(line.strip()) if ": (g=" in line else None
         if not match:
             return False
         report = self._open(index)
@@ -384,7 +436,7 @@ class _Parser:
 
     # -- per-job blocks -----------------------------------------------------
     def _result_header(self, index: int, line: str) -> bool:
-        match = _RESULT_HEADER.match(line.strip())
+        match = _RESULT_HEADER.match(line.strip()) if ": (groupid=" in line else None
         if not match:
             return False
         report = self._open(index)
@@ -430,14 +482,17 @@ class _Parser:
     def _direction(self, index: int, line: str) -> bool:
         if self.job is None:
             return False
-        found = _DIRECTION_2X.match(line) or _DIRECTION.match(line)
-        if found and found["dir"] in self.job and self.report is not None:
+        match = _DIRECTION.match(line)
+        old = None if match else _DIRECTION_2X.match(line)  # fio before 2.17; never both
+        match = match or old
+        if not match:
+            return False
+        if match["dir"] in self.job and self.report is not None:
             # A job prints each direction once: a second line is another job's, never an overwrite.
             self.report.problems.append(
-                (index, f"a second {found['dir']} result in job {self.job['name']!r}: the first is kept")
+                (index, f"a second {match['dir']} result in job {self.job['name']!r}: the first is kept")
             )
             return True
-        old = _DIRECTION_2X.match(line)
         if old:
             self.direction = {
                 "iops": units.parse_count(old["iops"]),
@@ -449,9 +504,6 @@ class _Parser:
             self.legacy = True
             self._cross_check(old["dir"], old["bw"], old["io"])
             return True
-        match = _DIRECTION.match(line)
-        if not match:
-            return False
         self.direction = {
             "iops": units.parse_count(match["iops"]),
             "bw_bytes_per_s": units.parse_rate(match["bw"]),
@@ -459,12 +511,13 @@ class _Parser:
             "runtime_ms": int(match["runt"]),
         }
         rest = match["rest"]
-        zone = re.search(r"(\d+) zone resets", rest)
-        if zone:
-            self.direction["zone_resets"] = int(zone.group(1))
-        cache = re.search(r"Cachehit=([\d.]+)%", rest)
-        if cache:
-            self.direction["cachehit_pct"] = float(cache.group(1))
+        if rest:  # "; 0 zone resets" and the like; most lines end at the runtime
+            zone = _ZONE_RESETS.search(rest)
+            if zone:
+                self.direction["zone_resets"] = int(zone.group(1))
+            cache = _CACHE_HIT.search(rest)
+            if cache:
+                self.direction["cachehit_pct"] = float(cache.group(1))
         self.job[match["dir"]] = self.direction
         self._cross_check(match["dir"], match["bw"], match["io"])
         return True
@@ -491,118 +544,140 @@ class _Parser:
         else:
             return False
         target["percentiles_ns"] = {}
-        self.percentiles = (target["percentiles_ns"], match["unit"])
+        self.percentiles = (target["percentiles_ns"], units.ns_per(match["unit"]))
         return True
 
     def _percentile_row(self, line: str) -> None:
-        table, unit = self.percentiles
-        for percentile, value in _PERCENTILE_ENTRY.findall(line):
-            table[f"{float(percentile):.2f}"] = units.to_ns(value, unit)
+        table, ns_per_unit = self.percentiles
+        for as_key, percentile, value in _PERCENTILE_ENTRY.findall(line):
+            # The value is digits (\d+): units.to_ns would read it the same way, as an exact int.
+            table[as_key or f"{float(percentile):.2f}"] = int(value) * ns_per_unit
 
-    def _samples(self, index: int, line: str) -> bool:
-        if self.direction is None:
+    def _bw_line(self, index: int, line: str) -> bool:
+        match = _BW_SAMPLES.match(line) if self.direction is not None else None
+        if not match:
             return False
-        match = _BW_SAMPLES.match(line)
-        if match:
-            self.direction["bw_samples"] = _bw_samples(match, self.legacy)
-            return True
-        match = _IOPS_SAMPLES.match(line)
-        if match:
-            samples: dict[str, Any] = {
-                "min": int(match["min"]),
-                "max": int(match["max"]),
-                "mean": float(match["avg"]),
-                "stdev": float(match["stdev"]),
-            }
-            if match["n"]:
-                samples["samples"] = int(match["n"])
-            self.direction["iops_samples"] = samples
-            return True
-        return False
+        self.direction["bw_samples"] = _bw_samples(match, self.legacy)
+        return True
 
-    def _job_line(self, index: int, line: str) -> bool:
-        """Per-job lines after the direction blocks: distribution, cpu, depths, issued."""
-        if self.job is None:
+    def _iops_line(self, index: int, line: str) -> bool:
+        match = _IOPS_SAMPLES.match(line) if self.direction is not None else None
+        if not match:
             return False
-        match = _LAT_BUCKETS.match(line)
-        if match:
-            buckets = self.job.setdefault("lat_buckets", [])
-            for entry in _BUCKET.finditer(match["body"]):
-                edge = units.to_ns(entry["k"], match["unit"])
-                key = "ge_ns" if entry["ge"] else "le_ns"
-                buckets.append({key: edge, "pct": float(entry["pct"])})
-            return True
-        match = _CPU.match(line)
-        if match:
-            self.job["cpu"] = {
-                "usr_pct": float(match["usr"]),
-                "sys_pct": float(match["sys"]),
-                "ctx": int(match["ctx"]),
-                "majf": int(match["majf"]),
-                "minf": int(match["minf"]),
-            }
-            return True
-        match = _DEPTHS.match(line)
-        if match:
-            key = {"IO depths": "io_depths_pct", "submit": "submit_pct", "complete": "complete_pct"}[match["kind"]]
-            self.job[key] = {
-                (">=" if entry["ge"] else "") + entry["k"]: float(entry["pct"])
-                for entry in _BUCKET.finditer(match["body"])
-            }
-            return True
-        match = _ISSUED.match(line)
-        if match:
-            self.job["issued"] = {
-                "total": _counts(match["total"]),
-                "short": _counts(match["short"]),
-                "dropped": _counts(match["dropped"]),
-            }
-            return True
-        match = _ISSUED_2X.match(line)
-        if match:
-            issued = {
-                "total": [int(match[k]) for k in ("r", "w", "d")],
-                "short": [int(match[k]) for k in ("sr", "sw", "sd")],
-            }
-            if match["dr"] is not None:
-                issued["dropped"] = [int(match[k]) for k in ("dr", "dw", "dd")]
-            self.job["issued"] = issued
-            return True
-        if _SYNC_HEADER.match(line):
-            self.direction = None  # the sync lines that follow belong to the job, not a direction
-            self.job.setdefault("sync", {})
-            return True
-        match = _ERRORS.match(line)
-        if match:
-            self.job["errors"] = {
-                "total": int(match["total"]),
-                "first_error": int(match["first"]),
-                "text": match["text"],
-            }
-            return True
-        match = _STEADYSTATE.match(line)
-        if match:
-            self.job["steadystate_attained"] = match["attained"] == "yes"
-            return True
-        if _LATENCY_TARGET.match(line):
-            return True
-        return False
+        samples: dict[str, Any] = {
+            "min": int(match["min"]),
+            "max": int(match["max"]),
+            "mean": float(match["avg"]),
+            "stdev": float(match["stdev"]),
+        }
+        if match["n"]:
+            samples["samples"] = int(match["n"])
+        self.direction["iops_samples"] = samples
+        return True
+
+    # Per-job lines after the direction blocks: distribution, cpu, depths, issued, sync, errors.
+    def _lat_buckets(self, index: int, line: str) -> bool:
+        match = _LAT_BUCKETS.match(line) if self.job is not None else None
+        if not match:
+            return False
+        buckets = self.job.setdefault("lat_buckets", [])
+        ns_per_unit = units.ns_per(match["unit"])
+        for at_least, edge, pct in _BUCKET.findall(match["body"]):
+            # The edge is digits (\d+): units.to_ns would read it the same way, as an exact int.
+            buckets.append({"ge_ns" if at_least else "le_ns": int(edge) * ns_per_unit, "pct": float(pct)})
+        return True
+
+    def _cpu(self, index: int, line: str) -> bool:
+        match = _CPU.match(line) if self.job is not None else None
+        if not match:
+            return False
+        self.job["cpu"] = {
+            "usr_pct": float(match["usr"]),
+            "sys_pct": float(match["sys"]),
+            "ctx": int(match["ctx"]),
+            "majf": int(match["majf"]),
+            "minf": int(match["minf"]),
+        }
+        return True
+
+    def _depths(self, index: int, line: str) -> bool:
+        match = _DEPTHS.match(line) if self.job is not None else None
+        if not match:
+            return False
+        key = {"IO depths": "io_depths_pct", "submit": "submit_pct", "complete": "complete_pct"}[match["kind"]]
+        self.job[key] = {at_least + depth: float(pct) for at_least, depth, pct in _BUCKET.findall(match["body"])}
+        return True
+
+    def _issued(self, index: int, line: str) -> bool:
+        match = _ISSUED.match(line) if self.job is not None else None
+        if not match:
+            return False
+        self.job["issued"] = {
+            "total": _counts(match["total"]),
+            "short": _counts(match["short"]),
+            "dropped": _counts(match["dropped"]),
+        }
+        return True
+
+    def _issued_2x(self, index: int, line: str) -> bool:
+        match = _ISSUED_2X.match(line) if self.job is not None else None
+        if not match:
+            return False
+        issued = {
+            "total": [int(match[k]) for k in ("r", "w", "d")],
+            "short": [int(match[k]) for k in ("sr", "sw", "sd")],
+        }
+        if match["dr"] is not None:
+            issued["dropped"] = [int(match[k]) for k in ("dr", "dw", "dd")]
+        self.job["issued"] = issued
+        return True
+
+    def _sync_header(self, index: int, line: str) -> bool:
+        if self.job is None or not _SYNC_HEADER.match(line):
+            return False
+        self.direction = None  # the sync lines that follow belong to the job, not a direction
+        self.job.setdefault("sync", {})
+        return True
+
+    def _errors(self, index: int, line: str) -> bool:
+        match = _ERRORS.match(line) if self.job is not None else None
+        if not match:
+            return False
+        self.job["errors"] = {
+            "total": int(match["total"]),
+            "first_error": int(match["first"]),
+            "text": match["text"],
+        }
+        return True
+
+    def _steadystate(self, index: int, line: str) -> bool:
+        match = _STEADYSTATE.match(line) if self.job is not None else None
+        if not match:
+            return False
+        self.job["steadystate_attained"] = match["attained"] == "yes"
+        return True
+
+    def _latency_target(self, index: int, line: str) -> bool:
+        return self.job is not None and bool(_LATENCY_TARGET.match(line))
 
     # -- summaries ----------------------------------------------------------
-    def _status(self, index: int, line: str) -> bool:
+    def _run_status(self, index: int, line: str) -> bool:
         match = _RUN_STATUS.match(line)
-        if match:
-            report = self._open(index, may_start_new=False)
-            self.section = "status"
-            self.job = self.direction = None
-            self.group = {"id": int(match["g"])}
-            report.groups.append(self.group)
-            return True
+        if not match:
+            return False
+        report = self._open(index, may_start_new=False)
+        self.section = "status"
+        self.job = self.direction = None
+        self.group = {"id": int(match["g"])}
+        report.groups.append(self.group)
+        return True
+
+    def _group_line(self, index: int, line: str) -> bool:
         if self.group is None:
             return False
-        for pattern, rate, size in (
-            (_GROUP_LINE_2X, units.parse_fio2_rate, units.parse_fio2_size),
+        for pattern, rate, size in (  # at most one matches: "READ: bw=" from fio 2.17, "READ: io=" before
             (_GROUP_LINE, units.parse_rate, units.parse_size),
+            (_GROUP_LINE_2X, units.parse_fio2_rate, units.parse_fio2_size),
         ):
             match = pattern.match(line)
             if match:
@@ -617,18 +692,27 @@ class _Parser:
                 return True
         return False
 
-    def _disks(self, index: int, line: str) -> bool:
-        if _DISK_HEADER.match(line):
-            self._open(index, may_start_new=False)
-            self.section = "disks"
-            return True
-        if self.section != "disks":
+    def _disk_header(self, index: int, line: str) -> bool:
+        if not _DISK_HEADER.match(line):
             return False
-        match = _DISK_LINE.match(line)
+        self._open(index, may_start_new=False)
+        self.section = "disks"
+        return True
+
+    def _disk_line(self, index: int, line: str) -> bool:
+        match = _DISK_LINE.match(line) if self.section == "disks" else None
         if not match:
             return False
         self.report.disks.append(_disk(match))
         return True
+
+
+# Per first word, the handlers to try (functions of _Parser): chosen once, not per line or per parse.
+_HANDLERS_BY_WORD = {
+    word: tuple(getattr(_Parser, name) for name in _handlers_for(word))
+    for word in {*_LIKELY_HANDLERS, *(word for _, words in _HANDLERS for word in words or ())}
+}
+_ANY_LINE_HANDLERS = tuple(getattr(_Parser, name) for name in _handlers_for(None))
 
 
 def parse(text: str) -> list[FioReport]:
@@ -641,7 +725,7 @@ def parse(text: str) -> list[FioReport]:
     lines = text.split("\n")
     for document in documents:  # hide JSON from the text parser, keeping line numbers
         lines[document.line_start : document.line_end + 1] = [""] * (document.line_end - document.line_start + 1)
-    terse_reports = terse.parse("\n".join(lines))
+    terse_reports = terse.parse("\n".join(lines) if documents else text)
     for report in terse_reports:
         lines[report.line_start : report.line_end + 1] = [""] * (report.line_end - report.line_start + 1)
     text_reports = _parse_text(lines)
