@@ -210,7 +210,7 @@ def strip_prompt(text: str) -> tuple[str | None, str]:
     """(prompt, rest) when the line starts with a shell prompt, else (None, text)."""
     first = text[:1]
     if (not first or first not in "[$#%") and "@" not in text and ":\\" not in text:
-        # What every prompt above needs is missing (a Windows prompt's "C:\\"): most lines of output.
+        # What every prompt above needs is missing (a Windows prompt's C:\ too): most lines of output.
         return None, text
     match = _PROMPT.match(text)
     return (match.group(0), text[match.end() :]) if match else (None, text)
@@ -345,7 +345,7 @@ def _split_block(block: _Block) -> list[Segment]:
             and not after_prompt_line
             and text.lstrip()[:1] not in "[#$%"  # "" too: a blank line takes the long way
             and "@" not in text
-            and ":\\" not in text  # a Windows prompt ("C:\\>"), though fio's ">=64" is no prompt
+            and ":\\" not in text  # every Windows prompt has one (C:\>), and fio's ">=64" none
             and not _NAMES_A_PROGRAM.search(text)
         ):
             # No prompt, comment or program name can be in it: a line of the current output,
