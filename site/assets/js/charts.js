@@ -125,9 +125,11 @@ function sweep(chart, mode) {
   return { data: [trace], layout };
 }
 
-// Several series with a legend under the plot: percentile ladders, buckets, iterations, intervals.
+// Several series with a legend above the plot: percentile ladders, buckets, iterations, intervals.
+// Above, not under: on a phone the x axis's rotated category labels ran into a legend below it.
+const LEGEND = { orientation: "h", x: 0, xanchor: "left", y: 1, yanchor: "bottom" };
 function lines(traces, layout) {
-  return { data: traces, layout: { margin: MARGIN, legend: { orientation: "h" }, ...layout } };
+  return { data: traces, layout: { margin: MARGIN, legend: LEGEND, ...layout } };
 }
 
 // fio completion-latency percentiles (p1 ... p99.99) on a log axis, one line per series
@@ -271,20 +273,25 @@ function publishedRun(url) {
   return runs.get(url);
 }
 
-// A series that names where its numbers are in the run's metrics ({metrics: {field: path}})
-// gets them from the run's index.json (the element's data-run); the others carry their own.
+// fio's directions a latency ladder draws, in fio's order (perfwiki.tools.fio.pages).
+const DIRECTIONS = ["read", "write", "trim"];
+
+// A run page's chart carries only its kind: its series are in the run's published index.json
+// (the element's data-run), where fio's metrics hold them. Other charts carry their own.
+const runSeries = {
+  ladder: (jobs) =>
+    jobs.flatMap((job) =>
+      DIRECTIONS.filter((d) => job[d] && job[d].percentiles_ns && Object.keys(job[d].percentiles_ns).length).map(
+        (d) => ({ name: `${d} (${job.name})`, percentiles: job[d].percentiles_ns }),
+      ),
+    ),
+  histogram: (jobs) => (jobs.length && jobs[0].lat_buckets ? [{ name: String(jobs[0].name), buckets: jobs[0].lat_buckets }] : []),
+};
+
 async function withNumbers(element, chart) {
-  if (!chart.series || !chart.series.some((s) => s.metrics)) return chart;
+  if (chart.series || !element.dataset.run || !runSeries[chart.kind]) return chart;
   const run = await publishedRun(element.dataset.run);
-  const at = (path) => path.reduce((node, key) => (node == null ? node : node[key]), run.metrics);
-  const series = chart.series.map(({ metrics, ...s }) => {
-    if (!metrics) return s;
-    Object.entries(metrics).forEach(([field, path]) => {
-      s[field] = at(path);
-    });
-    return s;
-  });
-  return { ...chart, series };
+  return { ...chart, series: runSeries[chart.kind]((run.metrics && run.metrics.jobs) || []) };
 }
 
 function drawAll() {

@@ -151,35 +151,25 @@ def _job_tables(job: dict[str, Any]) -> list[dict[str, Any]]:
 
 # The directions whose percentiles a run page charts, in fio's order.
 _LADDER_DIRECTIONS = ("read", "write", "trim")
+_LADDER = {"kind": "ladder"}
+_HISTOGRAM = {"kind": "histogram"}
 
 
 def run_charts(run: Run) -> list[dict[str, Any]]:
     """A run page's charts: completion-latency percentiles of every direction of every job, and
     the first job's latency distribution.
 
-    A series names where its numbers are in the run's metrics (`metrics`: {field: path})
-    instead of carrying them: js/charts.js reads them from the run's published index.json,
-    so neither data/ nor the page holds a second copy, and the tables beside the charts
-    print the same numbers.
+    A run chart says only what it draws (`kind`). js/charts.js finds its series in the run's
+    published index.json, where fio's metrics hold them (`jobs[].read.percentiles_ns`,
+    `jobs[0].lat_buckets`), so neither data/ nor the page holds a second copy of the numbers,
+    and the tables beside the charts print the same ones.
     """
     jobs = run.metrics.get("jobs") or []
-    ladder = [
-        {
-            "name": f"{direction} ({job.get('name')})",
-            "metrics": {"percentiles": ["jobs", number, direction, "percentiles_ns"]},
-        }
-        for number, job in enumerate(jobs)
-        for direction in _LADDER_DIRECTIONS
-        if (job.get(direction) or {}).get("percentiles_ns")
-    ]
     charts = []
-    if ladder:
-        plot = {"kind": "ladder", "series": ladder}
-        charts.append({"id": "chart-percentiles", "title": "Completion latency percentiles", "plot": plot})
+    if any((job.get(direction) or {}).get("percentiles_ns") for job in jobs for direction in _LADDER_DIRECTIONS):
+        charts.append({"id": "chart-percentiles", "title": "Completion latency percentiles", "plot": _LADDER})
     if jobs and jobs[0].get("lat_buckets"):
-        series = [{"name": str(jobs[0].get("name")), "metrics": {"buckets": ["jobs", 0, "lat_buckets"]}}]
-        plot = {"kind": "histogram", "series": series}
-        charts.append({"id": "chart-buckets", "title": "Latency distribution", "plot": plot})
+        charts.append({"id": "chart-buckets", "title": "Latency distribution", "plot": _HISTOGRAM})
     return charts
 
 
