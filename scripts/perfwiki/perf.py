@@ -251,7 +251,8 @@ def main(argv: list[str] | None = None) -> int:
         changed = next((site / "content" / "reports").glob("*/raw/*/*.md"))
         changed.write_bytes(changed.read_bytes() + b"\n<!-- changed -->\n")
         one_change, _ = timed(perfwiki + ["ingest", "--root", str(site)], site)
-        print(f"# Hugo runs with GOMEMLIMIT={os.environ.get('GOMEMLIMIT', 'unset')}", file=sys.stderr)
+        limits = (f"{name}={os.environ.get(name, 'unset')}" for name in ("GOMEMLIMIT", "HUGO_MEMORYLIMIT"))
+        print(f"# Hugo runs with {' '.join(limits)}", file=sys.stderr)
         traced = {**os.environ, "GODEBUG": ",".join(filter(None, [os.environ.get("GODEBUG"), "gctrace=1"]))}
         build, code, peak_kib, summary = measured([hugo, "-d", str(site / "public")], site, env=traced)
         pages = hugo_pages(summary)
