@@ -70,21 +70,46 @@ def run_json(run: Run) -> str:
     return datafile.dump(run.to_dict())
 
 
-# Where the site's root goes in a CSV's run URLs: ingest does not know where the site is
-# served, so the report template puts its base URL here when it publishes the file.
-SITE_ROOT = "perfwiki:site-root/"
+# A report's exports are published as files at reports/<slug>/index.{json,csv}; their addresses
+# are relative to that place, so they hold wherever the site is served (a sub-path, a preview)
+# and resolve against the address the file was fetched from (urllib.parse.urljoin).
+REPORT_PAGE = "./"
 
 
 def run_url(report: str, run_id: str) -> str:
-    """A run page's address, for the template to make absolute (SITE_ROOT)."""
-    return f"{SITE_ROOT}runs/{report}/{run_id}/"
+    """A run page's address, relative to its report's exports (reports/<slug>/index.csv)."""
+    return f"../../runs/{report}/{run_id}/"
+
+
+def report_json(
+    slug: str, title: str, baseline: str | None, environments: list[str], comparisons: list[Any], runs: list[Run]
+) -> str:
+    """A report's JSON export: who it compares, every comparison, and every run with its page's address.
+
+    Published as a static file beside the report's page (reports/<slug>/index.json), like a run's:
+    as a Hugo output format it read 200 runs' index.json per report, about a tenth of a build.
+    The runs are spliced in as run_json wrote them, not encoded a second time.
+    """
+    head = {"report": slug, "title": title, "url": REPORT_PAGE, "baseline": baseline, "environments": environments}
+    runs_text = ",\n    ".join(
+        '{"url":' + datafile.dump(run_url(slug, run.id)).strip() + "," + run_json(run).strip()[1:] for run in runs
+    )
+    return (
+        datafile.dump(head).strip()[:-1]
+        + ',\n  "comparisons": '
+        + datafile.dump(comparisons).strip()
+        + ',\n  "runs": [\n    '
+        + runs_text
+        + "\n  ]\n}\n"
+    )
 
 
 def comparisons_csv(report: str, comparisons: list[dict[str, Any]]) -> str:
     """Every comparison cell as one CSV row, for spreadsheets: each row in its column's metric and unit.
 
     `value` is in the canonical unit the row names (B/s, ns, IOPS, bit/s); `run_url` is the
-    run page of the cell's first run (the median of several is on the report page).
+    run page of the cell's first run (the median of several is on the report page), relative
+    to the CSV's own address (run_url).
     """
     rows = []
     for comparison in comparisons:

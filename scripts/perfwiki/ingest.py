@@ -2,8 +2,8 @@
 
 Plans the work from what `content` finds, extracts every raw file (`extract`), builds
 every report's documents (`pages`), and swaps the result into data/, the published
-raw files into site/static/reports/, and each run's CSV and JSON and the list of every
-run into site/static/runs/.
+raw files and each report's JSON and CSV exports into site/static/reports/, and each
+run's CSV and JSON and the list of every run into site/static/runs/.
 
 - Atomic: the whole data/ tree is built beside the old one and swapped in (`files`), so
   a crash, Ctrl-C or a bad file never leaves a half-written data/ behind, and a file
@@ -38,7 +38,8 @@ from .pages.report import Report, report_documents
 from .redact import Redactor, Rules, prompt_hosts, rules_from_config
 
 # The published copies of the raw files (redacted when the site asks for it), served by Hugo
-# from site/static: hugo.toml does not publish content/reports/*/raw/ itself.
+# from site/static: hugo.toml does not publish content/reports/*/raw/ itself. Each report's
+# exports (index.json, index.csv) are published beside them.
 PUBLISHED_RAW = Path("site") / "static" / "reports"
 # Each run's index.csv and index.json, served beside its page, and the list of every run the
 # /runs/ page and the search fall-back read: files Hugo copies cost it nothing to build.
@@ -243,8 +244,6 @@ def build_report(root: Path, job: ReportJob) -> ReportOutcome:
     files = {
         datafile.name(f"reports/{job.slug}"): datafile.dump(documents.document),
         datafile.name(f"views/{job.slug}"): datafile.dump(documents.views),
-        datafile.name(f"comparisons/{job.slug}"): datafile.dump(report.comparisons),
-        f"exports/{job.slug}.csv": exports.comparisons_csv(job.slug, report.comparisons),
     }
     files.update(
         {datafile.name(f"runs/{job.slug}/{run_id}"): datafile.dump(run) for run_id, run in documents.runs.items()}
@@ -256,6 +255,17 @@ def build_report(root: Path, job: ReportJob) -> ReportOutcome:
             f"{job.slug}/{run.id}/{name}": text
             for run in report.runs
             for name, text in (("index.csv", exports.run_csv(run)), ("index.json", exports.run_json(run)))
+        },
+    )
+    # The report's exports, published beside its page and its raw files (site/static/reports/<slug>/).
+    title = str(report.front_matter.get("title") or "")
+    write_tree(
+        store.path("report-files", job.key, ""),
+        {
+            f"{job.slug}/index.json": exports.report_json(
+                job.slug, title, documents.document["baseline"], report.environments, report.comparisons, report.runs
+            ),
+            f"{job.slug}/index.csv": exports.comparisons_csv(job.slug, report.comparisons),
         },
     )
     store.save("shares", job.key, index_pages.index_share(job.slug, report.runs, report.front_matter.get("title")))
@@ -323,7 +333,7 @@ def _ingest(root: Path, workers: int, out: TextIO | None) -> IngestResult:
     for job in jobs:
         cached = store.load("reports", job.key)
         share = store.path("shares", job.key, ".pickle")  # named first: a share still in use is kept
-        built = all(store.path(kind, job.key, "").is_dir() for kind in ("reports", "run-files"))
+        built = all(store.path(kind, job.key, "").is_dir() for kind in ("reports", "run-files", "report-files"))
         if cached is not None and built and share.is_file():
             outcomes[job.slug] = cached
         else:
@@ -365,29 +375,32 @@ def _ingest(root: Path, workers: int, out: TextIO | None) -> IngestResult:
         else:
             published[raw_file.published] = root / raw_file.path
     run_files = [store.path("run-files", job.key, "") for job in jobs] + [runs_list]
+    report_files = [store.path("report-files", job.key, "") for job in jobs]
     trees = [store.path("reports", job.key, "") for job in jobs] + [index]
     # What data/ and the published files are made of; the same as last time, they are left as they are
     # (a warm ingest of 10,000 runs would otherwise relink 25,000 files to write what is there).
     output = cache.key(  # paths relative to the site: `--root .` and `--root /abs/site` are one site
         "output",
-        *(os.path.relpath(path, root) for path in trees + run_files),
+        *(os.path.relpath(path, root) for path in trees + run_files + report_files),
         *(f"{place}={os.path.relpath(path, root)}" for place, path in sorted(published.items())),
     )
     written = root / cache.DIR / "written"
     targets = (root / "data", root / PUBLISHED_RAW, root / PUBLISHED_RUNS)
     if not (written.is_file() and written.read_text() == output and all(path.is_dir() for path in targets)):
         written.unlink(missing_ok=True)
-        write_data(root, trees, published, run_files)
+        write_data(root, trees, published, run_files, report_files)
         written.write_text(output)
     store.prune()
     return result
 
 
-def write_data(root: Path, trees: list[Path], published: dict[str, Path], run_files: list[Path]) -> None:
+def write_data(
+    root: Path, trees: list[Path], published: dict[str, Path], run_files: list[Path], report_files: list[Path]
+) -> None:
     """Build data/, the published raw files and the runs' own files beside the old ones, then swap them in.
 
     `trees` are cached folders of data/ documents, `run_files` cached folders of <report>/<run>/index.{csv,json}
-    and of the list of every run (index.json);
+    and of the list of every run (index.json), `report_files` of <report>/index.{csv,json};
     `published` maps each raw file's place on the site (reports/<slug>/raw/...) to the file to serve.
     """
     targets = {
@@ -404,6 +417,8 @@ def write_data(root: Path, trees: list[Path], published: dict[str, Path], run_fi
         shutil.copytree(tree, staging, copy_function=link_or_copy, dirs_exist_ok=True)
     for tree in run_files:
         shutil.copytree(tree, runs_staging, copy_function=link_or_copy, dirs_exist_ok=True)
+    for tree in report_files:
+        shutil.copytree(tree, raw_staging, copy_function=link_or_copy, dirs_exist_ok=True)
     folders: set[Path] = set()
     for place, source in sorted(published.items()):
         target = raw_staging / place.removeprefix("reports/")
@@ -420,12 +435,13 @@ def load_report(root: Path, report_slug: str) -> dict[str, Any]:
     """A report's document from data/, with its page's views, its comparisons and its runs (in order) read back in.
 
     The runs are the published ones (site/static/runs/<report>/<id>/index.json), every field
-    of the run schema: data/ holds only what their pages show.
+    of the run schema: data/ holds only what their pages show. The comparisons are those of
+    the report's published JSON export (site/static/reports/<report>/index.json).
     """
     data = root / "data"
     document = datafile.load(data / datafile.name(f"reports/{report_slug}"))
     document["views"] = datafile.load(data / datafile.name(f"views/{report_slug}"))
-    document["comparisons"] = datafile.load(data / datafile.name(f"comparisons/{report_slug}"))
+    document["comparisons"] = datafile.load(root / PUBLISHED_RAW / report_slug / "index.json")["comparisons"]
     folder = root / PUBLISHED_RUNS / report_slug
     document["runs"] = [datafile.load(folder / entry["id"] / "index.json") for entry in document["run_index"]]
     return document

@@ -11,6 +11,7 @@ import sys
 import tomllib
 from html.parser import HTMLParser
 from pathlib import Path
+from urllib.parse import urljoin
 
 import pytest
 
@@ -191,7 +192,10 @@ def test_report_run_and_environment_pages_have_json_and_csv(built_site):
     html = (folder / "index.html").read_text(encoding="utf-8")
     assert f'href="/bench/reports/{REPORT}/index.json" type="application/json" download="{REPORT}.json"' in html
     assert f'href="/bench/reports/{REPORT}/index.csv" type="text/csv" download="{REPORT}.csv"' in html
-    urls = {run["id"]: run["url"] for run in report["runs"]}
+    # Addresses are relative to the export's own, so they hold wherever the site is served.
+    exported_at = f"{CHECK_BASE_URL}reports/{REPORT}/index.json"
+    assert urljoin(exported_at, report["url"]) == f"{CHECK_BASE_URL}reports/{REPORT}/"
+    urls = {run["id"]: urljoin(exported_at, run["url"]) for run in report["runs"]}
     run_id = "nvme-raw-sequential-write-bandwidth-test"
     assert urls[run_id] == f"{CHECK_BASE_URL}runs/{REPORT}/{run_id}/"
     assert len(urls) == len(list((ROOT / "data" / "runs" / REPORT).glob("*.json"))) == 24
@@ -205,8 +209,9 @@ def test_report_run_and_environment_pages_have_json_and_csv(built_site):
         "higher",
     )
     for row in rows:
-        assert row["run_url"].startswith(CHECK_BASE_URL)
-        page = built_site / "bench" / row["run_url"][len(CHECK_BASE_URL) :] / "index.html"
+        url = urljoin(f"{CHECK_BASE_URL}reports/{REPORT}/index.csv", row["run_url"])
+        assert url.startswith(CHECK_BASE_URL)
+        page = built_site / "bench" / url[len(CHECK_BASE_URL) :] / "index.html"
         assert page.is_file(), row["run_url"]
     run_dir = built_site / "bench" / "runs" / REPORT / "nvme-raw-random-read-latency-test"
     run = json.loads((run_dir / "index.json").read_text(encoding="utf-8"))

@@ -206,8 +206,7 @@ def report_documents(report: Report) -> ReportDocuments:
         "baseline": baseline,
         "environments": environments,
         # What the runs' content adapter needs to make their pages, in the report's order. The
-        # comparisons and their CSV are files of their own (data/comparisons/, data/exports/)
-        # that only the report's exports read, as text.
+        # comparisons are in the report's exports, which ingest publishes (exports.report_json).
         "run_index": [{"id": run.id, "title": page_title(run.title, run.environment)} for run in report.runs],
         "raw_files": raw_files(report.runs),
     }
