@@ -9,6 +9,7 @@ from typing import Any
 from .. import datafile, exports, tools, units
 from ..compare import describe, fingerprint_key, parameter_text
 from ..model import Run
+from . import layouts
 from .run import page_title
 
 
@@ -197,6 +198,8 @@ def index_files(shares: list[dict[str, Any]]) -> dict[str, str]:
     """data/ files for the scenario, tool and environment pages, one per page (see report_documents)."""
     index = site_index(shares)
     files = {datafile.name("tools"): datafile.dump(index["tools"])}
+    # The headings and labels run pages' tables share (pages/layouts.py), in hugo.Data for all of them.
+    files[datafile.name("layouts")] = datafile.dump(layouts.document())
     # What the scenario pages' content adapter makes them from; each page reads its own document.
     scenario_index = {
         key: {"tool": s["tool"], "description": s["description"]} for key, s in index["scenarios"].items()

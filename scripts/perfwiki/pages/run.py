@@ -6,7 +6,7 @@ from typing import Any
 
 from .. import tools, units
 from ..model import Run, published_path
-from . import scenario_keys
+from . import layouts, scenario_keys
 
 
 def run_page(run: Run, raw: int, environment_facts: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -32,7 +32,9 @@ def run_page(run: Run, raw: int, environment_facts: dict[str, Any] | None = None
         "original_title": run.original_heading if run.original_heading != run.heading else None,
         "warnings": _not_said_by_checks(run),
         "headline": [_headline_entry(entry) for entry in tool.headline(run)],
-        "tables": [table for table in (_params_table(run), *tool.result_tables(run)) if _has_values(table)],
+        "tables": [
+            layouts.compact(table) for table in (_params_table(run), *tool.result_tables(run)) if _has_values(table)
+        ],
         "charts": tool.run_charts(run),
         "scenarios": scenario_keys(run),
         "badges": badges(run, environment_facts),

@@ -1,0 +1,67 @@
+"""Column headings and first-column labels that many run pages' tables share, named once.
+
+A run page's document names a shared set (`"columns": "metric-value"`, `"labels":
+"fio-percentiles"`, the table's rows then without their first cell) instead of repeating it
+in every run's document: data/layouts.json holds the sets, and _partials/data-table.html reads
+them back, so the page is the same. On a fio-heavy wiki that is about a tenth of data/. A table
+whose headings or labels are not listed here keeps them as they are; tests/test_layouts.py
+checks that every set is one the tools print and that the pages read them back unchanged.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+COLUMNS: dict[str, tuple[str, ...]] = {
+    "metric-value": ("Metric", "Value"),
+    "parameter-value": ("Parameter", "Value"),
+    "fio-latency": ("", "min", "mean", "max", "stdev"),
+    "fio-percentiles": ("Percentile", "Latency"),
+    "fio-buckets": ("Latency", "Share of I/Os"),
+    "fio-cpu": ("usr", "sys", "ctx", "majf", "minf"),
+    "fio-disks": ("Device", "read ios", "write ios", "read ticks", "write ticks", "util"),
+    "iostat-devices": ("Device", "Samples", "r/s", "w/s", "read", "write", "util"),
+}
+
+# fio's default completion-latency percentiles (its --percentile_list when none is given).
+_FIO_PERCENTILES = (
+    "1.00 5.00 10.00 20.00 30.00 40.00 50.00 60.00 70.00 80.00 90.00 95.00 99.00 99.50 99.90 99.95 99.99"
+).split()
+
+LABELS: dict[str, tuple[str, ...]] = {
+    "fio-results": ("IOPS", "Bandwidth", "I/O", "Runtime"),
+    "fio-latency": ("slat", "clat", "lat"),
+    "fio-percentiles": tuple(f"p{key}" for key in _FIO_PERCENTILES),
+}
+
+_COLUMN_KEYS = {columns: key for key, columns in COLUMNS.items()}
+_LABEL_KEYS = {labels: key for key, labels in LABELS.items()}
+
+
+def document() -> dict[str, Any]:
+    """data/layouts.json: every shared set by its name."""
+    return {"columns": COLUMNS, "labels": LABELS}
+
+
+def compact(table: dict[str, Any]) -> dict[str, Any]:
+    """The table as a run page's document holds it: shared headings and labels by name."""
+    compacted = dict(table)
+    columns = _COLUMN_KEYS.get(tuple(table["columns"]))
+    if columns:
+        compacted["columns"] = columns
+    labels = _LABEL_KEYS.get(tuple(row[0] for row in table["rows"]))
+    if labels:
+        compacted["labels"] = labels
+        compacted["rows"] = [row[1:] for row in table["rows"]]
+    return compacted
+
+
+def expand(table: dict[str, Any]) -> dict[str, Any]:
+    """The table as the tool made it, from its compacted form (what data-table.html does)."""
+    expanded = dict(table)
+    if isinstance(table["columns"], str):
+        expanded["columns"] = list(COLUMNS[table["columns"]])
+    if "labels" in table:
+        del expanded["labels"]
+        expanded["rows"] = [[label, *row] for label, row in zip(LABELS[table["labels"]], table["rows"], strict=True)]
+    return expanded
