@@ -12,15 +12,21 @@ from support import ROOT
 from test_tools import ALL, runs_of
 
 
-def test_every_table_of_every_fixture_reads_back_as_the_tool_made_it():
-    used_columns, used_labels, tables = set(), set(), 0
+def test_every_table_and_chart_of_every_fixture_reads_back_as_the_tool_made_it():
+    used_columns, used_labels, used_charts, tables = set(), set(), set(), 0
     for _, path in ALL:
         for run in runs_of(path).runs:
             made = [
                 table for table in (_params_table(run), *tools.get(run.tool).result_tables(run)) if _has_values(table)
             ]
-            compacted_tables = run_page(run, 0).get("tables", [])
+            document = run_page(run, 0)
+            compacted_tables = document.get("tables", [])
             assert [layouts.expand(table) for table in compacted_tables] == made
+            charts = document.get("charts", [])
+            assert [layouts.CHARTS[c] if isinstance(c, str) else c for c in charts] == tools.get(run.tool).run_charts(
+                run
+            )
+            used_charts.update(chart for chart in charts if isinstance(chart, str))
             for compacted in compacted_tables:
                 tables += 1
                 if isinstance(compacted["columns"], str):
@@ -30,6 +36,7 @@ def test_every_table_of_every_fixture_reads_back_as_the_tool_made_it():
     # Every shared set is one a tool prints: none is left behind when a tool's tables change.
     assert used_columns == set(layouts.COLUMNS)
     assert used_labels == set(layouts.LABELS)
+    assert used_charts == set(layouts.CHARTS)
     assert tables > 100
 
 

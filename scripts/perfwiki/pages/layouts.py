@@ -1,7 +1,7 @@
-"""Column headings and first-column labels that many run pages' tables share, named once.
+"""Column headings, first-column labels and charts that many run pages share, named once.
 
 A run page's document names a shared set (`"columns": "metric-value"`, `"labels":
-"fio-percentiles"`, the table's rows then without their first cell) instead of repeating it
+"fio-percentiles"`, the table's rows then without their first cell; a chart `"fio-buckets"`) instead of repeating it
 in every run's document: data/layouts.json holds the sets, and _partials/data-table.html reads
 them back, so the page is the same. On a fio-heavy wiki that is about a tenth of data/. A table
 whose headings or labels are not listed here keeps them as they are; tests/test_layouts.py
@@ -34,13 +34,29 @@ LABELS: dict[str, tuple[str, ...]] = {
     "fio-percentiles": tuple(f"p{key}" for key in _FIO_PERCENTILES),
 }
 
+# Run charts whose series are all in the run's published index.json: the same on every run page
+# that has them (tools/fio/pages.py run_charts).
+CHARTS: dict[str, dict[str, Any]] = {
+    "fio-percentiles": {
+        "id": "chart-percentiles",
+        "title": "Completion latency percentiles",
+        "plot": {"kind": "ladder"},
+    },
+    "fio-buckets": {"id": "chart-buckets", "title": "Latency distribution", "plot": {"kind": "histogram"}},
+}
+
 _COLUMN_KEYS = {columns: key for key, columns in COLUMNS.items()}
 _LABEL_KEYS = {labels: key for key, labels in LABELS.items()}
 
 
 def document() -> dict[str, Any]:
     """data/layouts.json: every shared set by its name."""
-    return {"columns": COLUMNS, "labels": LABELS}
+    return {"columns": COLUMNS, "labels": LABELS, "charts": CHARTS}
+
+
+def compact_chart(chart: dict[str, Any]) -> dict[str, Any] | str:
+    """A run chart as its page's document holds it: a shared one by its name."""
+    return next((key for key, shared in CHARTS.items() if shared == chart), chart)
 
 
 def compact(table: dict[str, Any]) -> dict[str, Any]:

@@ -35,7 +35,7 @@ def run_page(run: Run, raw: int, environment_facts: dict[str, Any] | None = None
         "tables": [
             layouts.compact(table) for table in (_params_table(run), *tool.result_tables(run)) if _has_values(table)
         ],
-        "charts": tool.run_charts(run),
+        "charts": [layouts.compact_chart(chart) for chart in tool.run_charts(run)],
         "scenarios": scenario_keys(run),
         "badges": badges(run, environment_facts),
     }
