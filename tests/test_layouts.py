@@ -7,13 +7,13 @@ import json
 from perfwiki import tools
 from perfwiki.pages import layouts
 from perfwiki.pages.index import index_files
-from perfwiki.pages.run import _has_values, _params_table, run_page
+from perfwiki.pages.run import _has_values, _headline_entry, _params_table, run_page
 from support import ROOT
 from test_tools import ALL, runs_of
 
 
-def test_every_table_and_chart_of_every_fixture_reads_back_as_the_tool_made_it():
-    used_columns, used_labels, used_charts, tables = set(), set(), set(), 0
+def test_every_table_chart_and_headline_of_every_fixture_reads_back_as_the_tool_made_it():
+    used_columns, used_labels, used_charts, used_headlines, tables = set(), set(), set(), set(), 0
     for _, path in ALL:
         for run in runs_of(path).runs:
             made = [
@@ -27,6 +27,11 @@ def test_every_table_and_chart_of_every_fixture_reads_back_as_the_tool_made_it()
                 run
             )
             used_charts.update(chart for chart in charts if isinstance(chart, str))
+            headline = document.get("headline", [])
+            made_headline = [_headline_entry(entry) for entry in tools.get(run.tool).headline(run)]
+            assert layouts.expand_headline(headline) == made_headline
+            if isinstance(headline, dict):
+                used_headlines.add(headline["set"])
             for compacted in compacted_tables:
                 tables += 1
                 if isinstance(compacted["columns"], str):
@@ -37,6 +42,7 @@ def test_every_table_and_chart_of_every_fixture_reads_back_as_the_tool_made_it()
     assert used_columns == set(layouts.COLUMNS)
     assert used_labels == set(layouts.LABELS)
     assert used_charts == set(layouts.CHARTS)
+    assert used_headlines == set(layouts.HEADLINES)
     assert tables > 100
 
 

@@ -1,7 +1,8 @@
 """Column headings, first-column labels and charts that many run pages share, named once.
 
 A run page's document names a shared set (`"columns": "metric-value"`, `"labels":
-"fio-percentiles"`, the table's rows then without their first cell; a chart `"fio-buckets"`) instead of repeating it
+"fio-percentiles"`, the table's rows then without their first cell; a chart `"fio-buckets"`;
+the headline's labels `{"set": "fio", "values": [...]}`) instead of repeating it
 in every run's document: data/layouts.json holds the sets, and _partials/data-table.html reads
 them back, so the page is the same. On a fio-heavy wiki that is about a tenth of data/. A table
 whose headings or labels are not listed here keeps them as they are; tests/test_layouts.py
@@ -45,13 +46,45 @@ CHARTS: dict[str, dict[str, Any]] = {
     "fio-buckets": {"id": "chart-buckets", "title": "Latency distribution", "plot": {"kind": "histogram"}},
 }
 
+# A run page's headline numbers: (label, higher is better, or None when neither) in the order
+# the tools give them. The common sets; any other headline is kept whole.
+_FIO = (("IOPS", True), ("Bandwidth", True), ("Mean completion latency", False), ("p99 completion latency", False))
+HEADLINES: dict[str, tuple[tuple[str, bool | None], ...]] = {
+    "fio": _FIO,
+    "fio-read-write": tuple((f"{d} {label}", better) for d in ("read", "write") for label, better in _FIO),
+    "iperf3": (("Throughput", True), ("Retransmits", False)),
+    "iostat": (("Devices", None), ("Samples", None), ("Peak util", False)),
+    "dd": (("dd throughput", True),),
+    "ioping": (("Average latency", False), ("IOPS", True)),
+    "mbw": (("DUMB", True), ("MCBLOCK", True), ("MEMCPY", True)),
+}
+
 _COLUMN_KEYS = {columns: key for key, columns in COLUMNS.items()}
 _LABEL_KEYS = {labels: key for key, labels in LABELS.items()}
+_HEADLINE_KEYS = {entries: key for key, entries in HEADLINES.items()}
 
 
 def document() -> dict[str, Any]:
     """data/layouts.json: every shared set by its name."""
-    return {"columns": COLUMNS, "labels": LABELS, "charts": CHARTS}
+    headlines = {
+        key: [{"label": label, **({} if better is None else {"higher_is_better": better})} for label, better in entries]
+        for key, entries in HEADLINES.items()
+    }
+    return {"columns": COLUMNS, "labels": LABELS, "charts": CHARTS, "headlines": headlines}
+
+
+def compact_headline(entries: list[dict[str, Any]]) -> list[dict[str, Any]] | dict[str, Any]:
+    """A run's headline as its page's document holds it: a common set of labels by its name, with the values."""
+    key = _HEADLINE_KEYS.get(tuple((entry["label"], entry.get("higher_is_better")) for entry in entries))
+    return {"set": key, "values": [entry["value"] for entry in entries]} if key else entries
+
+
+def expand_headline(headline: list[dict[str, Any]] | dict[str, Any]) -> list[dict[str, Any]]:
+    """The headline entries from their compacted form (what runs/page.html does)."""
+    if isinstance(headline, list):
+        return headline
+    labels = document()["headlines"][headline["set"]]
+    return [{**entry, "value": value} for entry, value in zip(labels, headline["values"], strict=True)]
 
 
 def compact_chart(chart: dict[str, Any]) -> dict[str, Any] | str:

@@ -31,7 +31,7 @@ def run_page(run: Run, raw: int, environment_facts: dict[str, Any] | None = None
         "checks": run.checks,
         "original_title": run.original_heading if run.original_heading != run.heading else None,
         "warnings": _not_said_by_checks(run),
-        "headline": [_headline_entry(entry) for entry in tool.headline(run)],
+        "headline": layouts.compact_headline([_headline_entry(entry) for entry in tool.headline(run)]) or None,
         "tables": [
             layouts.compact(table) for table in (_params_table(run), *tool.result_tables(run)) if _has_values(table)
         ],
