@@ -32,6 +32,9 @@ def test_every_table_chart_and_headline_of_every_fixture_reads_back_as_the_tool_
             assert layouts.expand_headline(headline) == made_headline
             if isinstance(headline, dict):
                 used_headlines.add(headline["set"])
+            # An environment page's key results: the first three headline numbers.
+            key_results = [{"label": entry["label"], "value": entry["value"]} for entry in made_headline[:3]]
+            assert layouts.expand_key_results(layouts.compact_key_results(key_results)) == key_results
             for compacted in compacted_tables:
                 tables += 1
                 if isinstance(compacted["columns"], str):

@@ -227,7 +227,9 @@ def _environment_entry(run: dict[str, Any]) -> dict[str, Any]:
     """What an environment page and its JSON export show of a run: the list of every run
     (runs_list) also carries its title and the numbers its key results sort by."""
     shown = {key: run[key] for key in ("report", "id", "tool", "label", "command")}
-    shown["key_results"] = [{"label": entry["label"], "value": entry["value"]} for entry in run["key_results"]]
+    shown["key_results"] = layouts.compact_key_results(
+        [{"label": entry["label"], "value": entry["value"]} for entry in run["key_results"]]
+    )
     return shown
 
 

@@ -79,6 +79,24 @@ def compact_headline(entries: list[dict[str, Any]]) -> list[dict[str, Any]] | di
     return {"set": key, "values": [entry["value"] for entry in entries]} if key else entries
 
 
+def compact_key_results(entries: list[dict[str, Any]]) -> list[dict[str, Any]] | dict[str, Any]:
+    """An environment page's key results of a run (its first headline numbers, {label, value}):
+    a common set's labels by its name, with the values."""
+    labels = tuple(entry["label"] for entry in entries)
+    key = next(
+        (key for key, shared in HEADLINES.items() if labels == tuple(label for label, _ in shared[: len(labels)])), None
+    )
+    return {"set": key, "values": [entry["value"] for entry in entries]} if key and labels else entries
+
+
+def expand_key_results(results: list[dict[str, Any]] | dict[str, Any]) -> list[dict[str, Any]]:
+    """The key results from their compacted form (what environments/page.html does)."""
+    if isinstance(results, list):
+        return results
+    shared = HEADLINES[results["set"]]
+    return [{"label": label, "value": value} for (label, _), value in zip(shared, results["values"], strict=False)]
+
+
 def expand_headline(headline: list[dict[str, Any]] | dict[str, Any]) -> list[dict[str, Any]]:
     """The headline entries from their compacted form (what runs/page.html does)."""
     if isinstance(headline, list):
