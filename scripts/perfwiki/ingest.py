@@ -34,6 +34,7 @@ from .extract import assign_ids, extract, extract_text
 from .files import link_or_copy, recover, swap_in, write_atomically, write_tree
 from .model import Problem, Source, published_path, sha256_hex
 from .pages import index as index_pages
+from .pages import layouts
 from .pages.report import Report, report_documents
 from .redact import Redactor, Rules, prompt_hosts, rules_from_config
 
@@ -243,10 +244,13 @@ def build_report(root: Path, job: ReportJob) -> ReportOutcome:
     documents = report_documents(report)
     files = {
         datafile.name(f"reports/{job.slug}"): datafile.dump(documents.document),
-        datafile.name(f"views/{job.slug}"): datafile.dump(documents.views),
+        datafile.name(f"views/{job.slug}"): datafile.dump(layouts.quantities_once(documents.views)),
     }
     files.update(
-        {datafile.name(f"runs/{job.slug}/{run_id}"): datafile.dump(run) for run_id, run in documents.runs.items()}
+        {
+            datafile.name(f"runs/{job.slug}/{run_id}"): datafile.dump(layouts.quantities_once(run))
+            for run_id, run in documents.runs.items()
+        }
     )
     write_tree(store.path("reports", job.key, ""), files)
     write_tree(

@@ -206,13 +206,16 @@ def index_files(shares: list[dict[str, Any]]) -> dict[str, str]:
     }
     files[datafile.name("scenario_index")] = datafile.dump(scenario_index)
     files.update(
-        {datafile.name(f"scenarios/{key}"): datafile.dump(scenario) for key, scenario in index["scenarios"].items()}
+        {
+            datafile.name(f"scenarios/{key}"): datafile.dump(layouts.quantities_once(scenario))
+            for key, scenario in index["scenarios"].items()
+        }
     )
     files.update(
         {
             datafile.name(f"environments/{env}"): datafile.dump(
                 {
-                    "runs": [_environment_entry(run) for run in runs],
+                    "runs": [layouts.quantities_once(_environment_entry(run)) for run in runs],
                     "related": index["related"].get(env),
                     "csv": exports.environment_runs_csv(runs),
                 }

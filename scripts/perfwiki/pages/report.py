@@ -54,8 +54,9 @@ def runs_tables(runs: list[Run]) -> list[dict[str, Any]]:
         rows = []
         for run in (run for run in runs if run.tool == tool.name):
             for suffix, cells in tool.runs_rows(run):
-                anchor = f"{run.id}-{suffix}" if suffix else run.id
-                rows.append({"run": run.id, "anchor": anchor, "cells": [run.environment, run.title, *cells]})
+                # The row's anchor is the run's id, and the part's (a fio direction) when it has several.
+                row = {"run": run.id, "cells": [run.environment, run.title, *cells]}
+                rows.append({**row, "part": suffix} if suffix else row)
         if rows:
             columns = ["Environment", "Label", *tool.runs_columns]
             tables.append(
@@ -85,7 +86,7 @@ def _in_column_units(rows: list[dict[str, Any]], columns: list[str], printed: st
 
 
 def raw_files(runs: list[Run]) -> list[dict[str, Any]]:
-    """Each raw file the report's runs came from, once: its page, its published copy, its sha256
+    """Each raw file the report's runs came from, once: its page, its source (and so its published copy), its sha256
     (and whether the site published it redacted) and its runs' lines."""
     files: dict[str, dict[str, Any]] = {}
     for run in runs:
@@ -93,8 +94,7 @@ def raw_files(runs: list[Run]) -> list[dict[str, Any]]:
             run.source.path,
             {
                 "page": raw_page_path(run.source.path),
-                "file": run.source.published_path,
-                "source": run.source.path,
+                "source": run.source.path,  # published at the same path without content/ (model.published_path)
                 "sha256": run.source.sha256,
                 "environment": run.environment,
                 "runs": [],
