@@ -149,7 +149,11 @@ def comparisons_csv(report: str, comparisons: list[dict[str, Any]]) -> str:
 
 
 def environment_runs_csv(entries: list[dict[str, Any]]) -> str:
-    """Every run on one environment, across reports: report, run id, tool, label."""
+    """Every run on one environment, across reports: report, run id, tool, label.
+
+    The environment page's template writes this CSV from the environment's document (which
+    need not hold a copy); tests/site/test_environment_csv.py holds the two to the same bytes.
+    """
     return _csv(
         ["report", "run", "tool", "label"], [[e["report"], e["id"], e["tool"], e["label"] or ""] for e in entries]
     )

@@ -6,7 +6,7 @@ import heapq
 from collections import Counter
 from typing import Any
 
-from .. import datafile, exports, tools, units
+from .. import datafile, tools, units
 from ..compare import describe, fingerprint_key, parameter_text
 from ..model import Run
 from . import layouts
@@ -207,7 +207,7 @@ def index_files(shares: list[dict[str, Any]]) -> dict[str, str]:
     files[datafile.name("scenario_index")] = datafile.dump(scenario_index)
     files.update(
         {
-            datafile.name(f"scenarios/{key}"): datafile.dump(layouts.quantities_once(scenario))
+            datafile.name(f"scenarios/{key}"): datafile.dump(layouts.quantities_once(_scenario_document(scenario)))
             for key, scenario in index["scenarios"].items()
         }
     )
@@ -217,13 +217,19 @@ def index_files(shares: list[dict[str, Any]]) -> dict[str, str]:
                 {
                     "runs": [layouts.quantities_once(_environment_entry(run)) for run in runs],
                     "related": index["related"].get(env),
-                    "csv": exports.environment_runs_csv(runs),
                 }
             )
             for env, runs in index["environments"].items()
         }
     )
     return files
+
+
+def _scenario_document(scenario: dict[str, Any]) -> dict[str, Any]:
+    """What a scenario page reads: its runs without their titles, which the page takes from each
+    run page's (its title, then " — " and its environment: run.page_title)."""
+    runs = [{key: value for key, value in run.items() if key != "title"} for run in scenario["runs"]]
+    return {**scenario, "runs": runs}
 
 
 def _environment_entry(run: dict[str, Any]) -> dict[str, Any]:
