@@ -38,7 +38,8 @@ def environments_with_values(comparison: dict[str, Any]) -> list[str]:
 def comparison_table(comparison: dict[str, Any], flagged: dict[str, list[str]] | None = None) -> dict[str, Any]:
     """The table of one comparison: display text in the column's unit, % of baseline, a class, the run.
 
-    `flagged` maps run ids to their warning-level check messages: such cells carry a marker.
+    `flagged` maps run ids to their warning-level check messages: such cells carry a marker, and
+    the numbers of their messages in the table's `flags`.
     Rows of environments without any value are left out; `without` names them.
     """
     flagged = flagged or {}
@@ -53,6 +54,7 @@ def comparison_table(comparison: dict[str, Any], flagged: dict[str, list[str]] |
         for column, cell, scale in zip(comparison["columns"], row["cells"], scales, strict=True):
             cells.append(_cell(cell, column, scale, row["environment"] == baseline, flagged))
         rows.append({"environment": row["environment"], "cells": cells})
+    messages = _flags_by_number(rows)
     columns = [
         {
             "title": column["title"],
@@ -63,7 +65,19 @@ def comparison_table(comparison: dict[str, Any], flagged: dict[str, list[str]] |
         }
         for column, scale in zip(comparison["columns"], scales, strict=True)
     ]
-    return {"id": comparison["id"], "rows": rows, "columns": columns, "without": without}
+    table = {"id": comparison["id"], "rows": rows, "columns": columns, "without": without}
+    return {**table, "flags": messages} if messages else table
+
+
+def _flags_by_number(rows: list[dict[str, Any]]) -> list[str]:
+    """The table's check messages once, in order; each flagged cell keeps their numbers (a message is
+    long, and the same one flags a whole row of an environment's runs)."""
+    messages: dict[str, int] = {}
+    for row in rows:
+        for cell in row["cells"]:
+            if "flags" in cell:
+                cell["flags"] = [messages.setdefault(message, len(messages)) for message in cell["flags"]]
+    return list(messages)
 
 
 def _cell(
@@ -75,12 +89,14 @@ def _cell(
 ) -> dict[str, Any]:
     relative = cell.get("relative")
     quantity = scale.quantity(cell["value"])
-    shown: dict[str, Any] = {
+    # Only what the page shows: a cell without a value is {} (its template says n/a), a baseline's has
+    # no relative; the count of runs behind a cell shows as its range (below).
+    found = {
         "text": quantity["text"] if isinstance(quantity, dict) else quantity,
         "relative": None if is_baseline else units.format_relative(relative),
         "run": cell["runs"][0] if cell.get("runs") else None,
-        "n": cell.get("n", 0),
     }
+    shown: dict[str, Any] = {key: value for key, value in found.items() if value is not None}
     if isinstance(quantity, dict):
         shown["si"], shown["iec"] = quantity["si"], quantity["iec"]
     if cell.get("manual"):
