@@ -47,7 +47,8 @@ def runs_tables(runs: list[Run]) -> list[dict[str, Any]]:
     """The report's runs, one table per tool (in registry order), each row linked to its run page.
 
     Every run of every tool is listed; a tool's rows may be several per run (fio: one per direction).
-    A column of measures is shown in one unit, which its header states.
+    A column of measures is shown in one unit, which its header states. A row's cells are those of
+    the columns but the Label, the run's title, which runs-table.html takes from the run's page.
     """
     tables = []
     for tool in tools.REGISTRY:
@@ -59,9 +60,11 @@ def runs_tables(runs: list[Run]) -> list[dict[str, Any]]:
                 rows.append({**row, "part": suffix} if suffix else row)
         if rows:
             columns = ["Environment", "Label", *tool.runs_columns]
-            tables.append(
-                {"tool": tool.name, "columns": columns, **_in_column_units(rows, columns, tool.printed_prefixes)}
-            )
+            table = {"tool": tool.name, "columns": columns, **_in_column_units(rows, columns, tool.printed_prefixes)}
+            for row in table["rows"]:
+                # The label is the run page's title before " — <environment>": the page prints it from there.
+                del row["cells"][1]
+            tables.append(table)
     return tables
 
 
