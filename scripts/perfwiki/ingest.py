@@ -191,10 +191,8 @@ def extract_file(root: Path, raw_file: RawFile) -> None:
     text = raw_file.text
     if text is None:
         data = (root / raw_file.path).read_bytes()
-        if not raw_file.redactor.active:
-            store.save("extract", raw_file.key, _found(extract(raw_file.path, data)))
-            return
         try:
+            # Decoded here rather than by extract(), which would hash the file again: planning has its sha256.
             text = decode(data)
         except UnicodeDecodeError:
             store.save("extract", raw_file.key, _found(extract(raw_file.path, data)))  # reports where
