@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 
@@ -70,10 +71,10 @@ def swap_in(staging: Path, target: Path, previous: Path) -> None:
     shutil.rmtree(previous, ignore_errors=True)
 
 
-def link_tree(built: Path, staging: Path) -> None:
-    """Every file under `built` hard-linked to the same place under `staging`, folders merged into any there.
+def link_tree(built: Path, staging: Path, link: Callable[[str, str], None]) -> None:
+    """Every file under `built` put at the same place under `staging` by `link` (link_or_copy), folders merged.
 
-    What shutil.copytree(dirs_exist_ok=True, copy_function=link_or_copy) did, without its copy of
+    What shutil.copytree(dirs_exist_ok=True, copy_function=link) did, without its copy of
     each folder's mode and times (two system calls a folder, and a run is a folder of its own).
     """
     pending = [(os.fspath(built), os.fspath(staging))]
@@ -85,7 +86,7 @@ def link_tree(built: Path, staging: Path) -> None:
                 if entry.is_dir():
                     pending.append((entry.path, f"{target}/{entry.name}"))
                 else:
-                    link_or_copy(entry.path, f"{target}/{entry.name}")
+                    link(entry.path, f"{target}/{entry.name}")
 
 
 def link_or_copy(built: str, target: str) -> None:

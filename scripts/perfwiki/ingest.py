@@ -441,9 +441,9 @@ def write_data(root: Path, trees: list[Path], published: dict[str, Path], run_fi
         work.with_suffix(".new").mkdir()
     staging, raw_staging, runs_staging = (work.with_suffix(".new") for work in targets.values())
     for tree in trees:
-        link_tree(tree, staging)
+        link_tree(tree, staging, link_or_copy)
     for tree in run_files:
-        link_tree(tree, runs_staging)
+        link_tree(tree, runs_staging, link_or_copy)
     folders: set[Path] = set()
     for place, source in sorted(published.items()):
         target = raw_staging / place.removeprefix("reports/")
