@@ -21,10 +21,18 @@ def name(stem: str) -> str:
     return stem + SUFFIX
 
 
+# One encoder for every document, as json.dumps would make per call with these options. Documents
+# are trees (no object holds itself), so the encoder need not keep every container it is inside
+# to catch a cycle: a cold ingest dumps a few documents per run.
+_ENCODER = json.JSONEncoder(
+    ensure_ascii=False, check_circular=False, allow_nan=False, sort_keys=True, separators=(",", ":")
+)
+
+
 def dump(document: Any) -> str:
     """The document's text; a NaN or infinite float (never printed by a tool as a result) is written as null."""
     try:
-        return json.dumps(document, ensure_ascii=False, sort_keys=True, separators=(",", ":"), allow_nan=False) + "\n"
+        return _ENCODER.encode(document) + "\n"
     except ValueError:
         return dump(_finite(document))
 

@@ -47,6 +47,11 @@ def get(name: str) -> Tool:
     return tool
 
 
+def load_all() -> tuple[Tool, ...]:
+    """Every tool, each package imported (REGISTRY): ingest loads them before it forks its workers."""
+    return tuple(get(name) for name in NAMES)
+
+
 def run_by(program: str, by_path: bool = False) -> Tool | None:
     """The tool a program name runs (`fio`, `fio.exe`; `Run` only as `./Run`)."""
     name = _BY_COMMAND.get(program) or (_BY_PATH_ONLY.get(program) if by_path else None)
