@@ -135,6 +135,9 @@ test: setup setup-system lint check
 
 # Wiki-scale figures, one per line (RUNS=10000 by default). Not part of make test.
 perf: setup setup-system
+	@# Bytecode of the sources as they are now: a source edited since setup would otherwise be
+	@# compiled at every start (PYTHONDONTWRITEBYTECODE=1), 0.07 s of each perfwiki process.
+	$(VENV)/bin/python -m compileall -q scripts
 	$(VENV)/bin/python -m perfwiki.perf --root . --hugo $(HUGO) --runs $(RUNS) $(PERF_FLAGS)
 
 lock: $(VENV)/.installed

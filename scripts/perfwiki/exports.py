@@ -87,7 +87,8 @@ def report_json(
     """A report's JSON export: who it compares, every comparison, and every run with its page's address.
 
     Published as a static file beside the report's page (reports/<slug>/index.json), like a run's:
-    as a Hugo output format it read 200 runs' index.json per report, about a tenth of a build.
+    as a Hugo output format it read 200 runs' index.json per report, 7 % of the template time of a
+    10,000-run build (--templateMetrics).
     The runs are spliced in as run_json wrote them, not encoded a second time.
     """
     head = {"report": slug, "title": title, "url": REPORT_PAGE, "baseline": baseline, "environments": environments}
