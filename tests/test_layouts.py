@@ -65,15 +65,3 @@ def test_the_shared_sets_are_what_ingest_writes_for_hugo():
     written = json.loads(index_files([])["layouts.json"])
     assert written["columns"]["fio-latency"] == ["", "min", "mean", "max", "stdev"]
     assert written == json.loads(json.dumps(layouts.document()))
-
-
-def test_a_quantity_printed_in_iec_units_drops_its_text_and_one_printed_in_si_keeps_it():
-    iec = {"text": "927 MiB/s", "si": "972 MB/s", "iec": "927 MiB/s"}
-    si = {"text": "972 MB/s", "si": "972 MB/s", "iec": "927 MiB/s"}
-    cell = {"text": "927 MiB/s", "si": "972 MB/s", "iec": "927 MiB/s", "run": "a"}  # a comparison cell: kept whole
-    document = {"headline": {"set": "fio", "values": ["872", iec]}, "rows": [[si, None, "4 KiB"]], "cell": cell}
-    assert layouts.quantities_once(document) == {
-        "headline": {"set": "fio", "values": ["872", {"si": "972 MB/s", "iec": "927 MiB/s"}]},
-        "rows": [[si, None, "4 KiB"]],
-        "cell": cell,
-    }

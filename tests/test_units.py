@@ -174,3 +174,17 @@ def test_a_column_scale_keeps_one_prefix_and_four_digits():
     assert network.text(9.41e9) == "9.41 Gbit/s"  # three digits for networks, as iperf3 prints
     iops = units.scale_for([195, 28700], "IOPS")
     assert (iops.text(195), iops.text(28700), iops.said(28700)) == ("195", "28,700", "28,700 IOPS")
+
+
+def test_a_quantity_printed_in_iec_units_drops_its_text_and_one_printed_in_si_keeps_it():
+    # fio prints IEC prefixes: the quantity reads as its IEC spelling, which the template shows by default.
+    assert units.byte_quantity(972_000_000, "B/s") == {"si": "972 MB/s", "iec": "927 MiB/s"}
+    assert units.byte_quantity(972_000_000, "B/s", "si") == {"text": "972 MB/s", "si": "972 MB/s", "iec": "927 MiB/s"}
+    assert units.quantity_text(units.byte_quantity(972_000_000, "B/s")) == "927 MiB/s"
+    assert units.quantity_text(units.byte_quantity(972_000_000, "B/s", "si")) == "972 MB/s"
+    # A column's scale does the same, for its cells and for the unit its header states.
+    column = units.ColumnUnits([972_000_000, 10_000_000], "B/s", "iec")
+    assert column.quantity(972_000_000) == {"si": "972 MB/s", "iec": "927 MiB/s"}
+    assert column.caption() == {"si": "MB/s", "iec": "MiB/s"}
+    assert units.ColumnUnits([972_000_000], "B/s", "si").caption() == {"text": "MB/s", "si": "MB/s", "iec": "MiB/s"}
+    assert units.ColumnUnits([12.5], "IOPS", "iec").quantity(12.5) == units.quantity_text("12.5")

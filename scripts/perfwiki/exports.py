@@ -19,31 +19,36 @@ def _csv(header: list[str], rows: list[list[Any]]) -> str:
 
 
 # What makes csv.writer quote a field here: QUOTE_MINIMAL quotes the delimiter, the quote character
-# and the characters of the line terminator ("\n"; a lone "\r" is written as it is).
-_QUOTED = frozenset(',"\n')
+# and the characters of the line terminator ("\n"; a lone "\r" is written as it is). Tested with `in`
+# three times rather than a set or a function: a run's CSV has a hundred fields or more.
 
 
-def csv_field(value: Any) -> str:
-    """One field as csv.writer writes it (QUOTE_MINIMAL): str() of the value, quoted when it must be."""
-    text = value if isinstance(value, str) else str(value)
-    if _QUOTED.isdisjoint(text):
-        return text
+def _quoted(text: str) -> str:
     return '"' + text.replace('"', '""') + '"'
 
 
 def _lines(prefix: str, value: dict[Any, Any] | list[Any], out: list[str]) -> None:
     """`path,value` lines of every leaf under `value`, as run_csv publishes them."""
-    items = value.items() if isinstance(value, dict) else enumerate(value)
-    template = "{}.{}" if isinstance(value, dict) else "{}[{}]"
-    for key, item in items:
-        path = template.format(prefix, key)
+    if type(value) is dict:
+        pairs = [(f"{prefix}.{key}", item) for key, item in value.items()]
+    else:
+        pairs = [(f"{prefix}[{index}]", item) for index, item in enumerate(value)]
+    for path, item in pairs:
         kind = type(item)
         if kind is dict or kind is list:
             _lines(path, item, out)
-        elif kind is int or kind is float:  # never quoted (bool is neither: it prints True/False)
-            out.append(f"{csv_field(path)},{item!r}\n")
+            continue
+        if "," in path or '"' in path or "\n" in path:
+            path = _quoted(path)
+        if kind is int or kind is float:  # never quoted (bool is neither: it prints True/False)
+            out.append(f"{path},{item!r}\n")
+        elif item is None:
+            out.append(path + ",\n")
         else:
-            out.append(f"{csv_field(path)},{'' if item is None else csv_field(item)}\n")
+            text = item if kind is str else str(item)
+            if "," in text or '"' in text or "\n" in text:
+                text = _quoted(text)
+            out.append(f"{path},{text}\n")
 
 
 def run_csv(run: Run) -> str:
@@ -51,8 +56,9 @@ def run_csv(run: Run) -> str:
 
     Published as a static file beside the run's page (runs/<report>/<id>/index.csv), not
     kept in data/: made by a template, it was 5 ms of Hugo per run. Written line by line:
-    through csv.writer and a flattened row list it took 10-25 % longer per run (interleaved
-    timing on the shipped runs); tests hold the two to the same bytes.
+    csv.writer over a flattened row list took 10-25 % longer per run, and a quoting function
+    called per field twice as long as this (96 against 178 us a run, the runs of a 2,000-run
+    synthetic wiki); tests hold it to csv.writer's bytes.
     """
     lines = ["field,value\n"]
     _lines("params", run.params, lines)
@@ -82,18 +88,25 @@ def run_url(report: str, run_id: str) -> str:
 
 
 def report_json(
-    slug: str, title: str, baseline: str | None, environments: list[str], comparisons: list[Any], runs: list[Run]
+    slug: str,
+    title: str,
+    baseline: str | None,
+    environments: list[str],
+    comparisons: list[Any],
+    run_texts: dict[str, str],
 ) -> str:
     """A report's JSON export: who it compares, every comparison, and every run with its page's address.
 
     Published as a static file beside the report's page (reports/<slug>/index.json), like a run's:
     as a Hugo output format it read 200 runs' index.json per report, 7 % of the template time of a
     10,000-run build (--templateMetrics).
-    The runs are spliced in as run_json wrote them, not encoded a second time.
+    `run_texts` is each run's run_json by id, in the report's order: spliced in as they are,
+    since encoding every run a second time was 4 % of a cold ingest.
     """
     head = {"report": slug, "title": title, "url": REPORT_PAGE, "baseline": baseline, "environments": environments}
     runs_text = ",\n    ".join(
-        '{"url":' + datafile.dump(run_url(slug, run.id)).strip() + "," + run_json(run).strip()[1:] for run in runs
+        '{"url":' + datafile.dump(run_url(slug, run_id)).strip() + "," + text.strip()[1:]
+        for run_id, text in run_texts.items()
     )
     return (
         datafile.dump(head).strip()[:-1]

@@ -35,7 +35,6 @@ from .extract import assign_ids, extract, extract_text
 from .files import link_or_copy, link_tree, recover, swap_in, write_atomically, write_tree
 from .model import Problem, Source, published_path, sha256_hex
 from .pages import index as index_pages
-from .pages import layouts
 from .pages.report import Report, report_documents
 from .redact import Redactor, Rules, prompt_hosts, rules_from_config
 
@@ -246,30 +245,25 @@ def build_report(root: Path, job: ReportJob) -> ReportOutcome:
     documents = report_documents(report)
     files = {
         datafile.name(f"reports/{job.slug}"): datafile.dump(documents.document),
-        datafile.name(f"views/{job.slug}"): datafile.dump(layouts.quantities_once(documents.views)),
+        datafile.name(f"views/{job.slug}"): datafile.dump(documents.views),
     }
     files.update(
-        {
-            datafile.name(f"runs/{job.slug}/{run_id}"): datafile.dump(layouts.quantities_once(run))
-            for run_id, run in documents.runs.items()
-        }
+        {datafile.name(f"runs/{job.slug}/{run_id}"): datafile.dump(run) for run_id, run in documents.runs.items()}
     )
     write_tree(store.path("reports", job.key, ""), files)
-    write_tree(
-        store.path("run-files", job.key, ""),
-        {
-            f"{job.slug}/{run.id}/{name}": text
-            for run in report.runs
-            for name, text in (("index.csv", exports.run_csv(run)), ("index.json", exports.run_json(run)))
-        },
-    )
+    run_texts = {run.id: exports.run_json(run) for run in report.runs}
+    run_files: dict[str, str] = {}
+    for run in report.runs:
+        run_files[f"{job.slug}/{run.id}/index.csv"] = exports.run_csv(run)
+        run_files[f"{job.slug}/{run.id}/index.json"] = run_texts[run.id]
+    write_tree(store.path("run-files", job.key, ""), run_files)
     # The report's exports, published beside its page and its raw files (site/static/reports/<slug>/).
     title = str(report.front_matter.get("title") or "")
     write_tree(
         store.path("report-files", job.key, ""),
         {
             f"{job.slug}/index.json": exports.report_json(
-                job.slug, title, documents.document["baseline"], report.environments, report.comparisons, report.runs
+                job.slug, title, documents.document["baseline"], report.environments, report.comparisons, run_texts
             ),
             f"{job.slug}/index.csv": exports.comparisons_csv(job.slug, report.comparisons),
         },

@@ -92,7 +92,7 @@ def _cell(
     # Only what the page shows: a cell without a value is {} (its template says n/a), a baseline's has
     # no relative; the count of runs behind a cell shows as its range (below).
     found = {
-        "text": quantity["text"] if isinstance(quantity, dict) else quantity,
+        "text": units.quantity_text(quantity),
         "relative": None if is_baseline else units.format_relative(relative),
         "run": cell["runs"][0] if cell.get("runs") else None,
     }
@@ -190,14 +190,12 @@ def _hover(cell: dict[str, Any], is_baseline: bool, baseline: str | None, higher
 
 def _switchable(say: Any, printed: str, subject: Any) -> dict[str, str] | str | None:
     """A verdict as the tool printed its units, and in SI and IEC when it names a byte
-    quantity: {text, si, iec}, which the page's unit switch swaps."""
+    quantity: a units.quantity, which the page's unit switch swaps."""
     said = say(subject, printed)
     if said is None:
         return None
-    other = {convention: say(subject, convention) for convention in ("si", "iec")}
-    if other["si"] == other["iec"]:
-        return said
-    return {"text": said, **other}
+    si, iec = say(subject, "si"), say(subject, "iec")
+    return said if si == iec else units.quantity(said, si, iec)
 
 
 def comparison_block(
@@ -320,7 +318,7 @@ def _metric_name(comparison: dict[str, Any]) -> str:
 def _profile_cell(cell: dict[str, Any], scale: units.ColumnUnits) -> dict[str, Any]:
     quantity = scale.quantity(cell["value"])
     shown: dict[str, Any] = {
-        "text": quantity["text"] if isinstance(quantity, dict) else quantity,
+        "text": units.quantity_text(quantity),
         "run": cell["runs"][0] if cell.get("runs") else None,
     }
     if isinstance(quantity, dict):

@@ -207,7 +207,7 @@ def index_files(shares: list[dict[str, Any]]) -> dict[str, str]:
     files[datafile.name("scenario_index")] = datafile.dump(scenario_index)
     files.update(
         {
-            datafile.name(f"scenarios/{key}"): datafile.dump(layouts.quantities_once(_scenario_document(scenario)))
+            datafile.name(f"scenarios/{key}"): datafile.dump(_scenario_document(scenario))
             for key, scenario in index["scenarios"].items()
         }
     )
@@ -215,7 +215,7 @@ def index_files(shares: list[dict[str, Any]]) -> dict[str, str]:
         {
             datafile.name(f"environments/{env}"): datafile.dump(
                 {
-                    "runs": [layouts.quantities_once(_environment_entry(run)) for run in runs],
+                    "runs": [_environment_entry(run) for run in runs],
                     "related": index["related"].get(env),
                 }
             )

@@ -110,21 +110,6 @@ def compact_chart(chart: dict[str, Any]) -> dict[str, Any] | str:
     return next((key for key, shared in CHARTS.items() if shared == chart), chart)
 
 
-_QUANTITY = frozenset(("text", "si", "iec"))
-
-
-def quantities_once(node: Any) -> Any:
-    """The document with each byte quantity {text, si, iec} that was printed in IEC units as {si, iec}:
-    its text is its IEC spelling, which _partials/quantity.html shows when there is no text."""
-    if isinstance(node, list):
-        return [quantities_once(item) for item in node]
-    if isinstance(node, dict):
-        if node.keys() == _QUANTITY and node["text"] == node["iec"]:
-            return {"si": node["si"], "iec": node["iec"]}
-        return {key: quantities_once(value) for key, value in node.items()}
-    return node
-
-
 def compact(table: dict[str, Any]) -> dict[str, Any]:
     """The table as a run page's document holds it: shared headings and labels by name."""
     compacted = dict(table)

@@ -78,7 +78,7 @@ def _in_column_units(rows: list[dict[str, Any]], columns: list[str], printed: st
             continue
         scale = units.ColumnUnits([m.value for m in measures], measures[0].unit, printed)
         caption = scale.caption()
-        said = caption["text"] if isinstance(caption, dict) else caption
+        said = units.quantity_text(caption)
         # "IOPS" under a column named IOPS says nothing; "MiB/s" under Bandwidth does.
         column_units[index] = None if said == columns[index] else caption
         for row in rows:

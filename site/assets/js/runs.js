@@ -7,7 +7,8 @@ const PAGE = 200;
 
 const state = { runs: [], reports: {}, matching: [], limit: PAGE, sort: null, base: null };
 
-// A byte quantity {text, si, iec} as the unit toggle (units.js) expects it, in the chosen spelling.
+// A byte quantity {si, iec} (and its text when the tool printed SI prefixes: units.quantity) as the
+// unit toggle (units.js) expects it, in the chosen spelling.
 function quantity(value) {
   if (value === null || value === undefined) return document.createTextNode("n/a");
   if (typeof value !== "object") return document.createTextNode(String(value));
@@ -15,9 +16,9 @@ function quantity(value) {
   span.className = "quantity";
   span.dataset.si = value.si;
   span.dataset.iec = value.iec;
-  span.dataset.printed = value.text;
+  span.dataset.printed = value.text ?? value.iec;
   const mode = document.documentElement.dataset.units || "printed";
-  span.textContent = mode === "printed" ? value.text : value[mode];
+  span.textContent = span.dataset[mode];
   return span;
 }
 
