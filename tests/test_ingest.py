@@ -15,6 +15,7 @@ import pytest
 
 from perfwiki import cache, progress
 from perfwiki import ingest as ingest_module
+from perfwiki.files import write_files
 from perfwiki.ingest import load_report
 from support import ROOT, copy_site_sources, perfwiki_command
 
@@ -77,14 +78,27 @@ def test_example_report_ingests_twelve_runs(site):
     ]
 
 
+def published(site: Path) -> dict[str, str]:
+    """Every file ingest publishes: data/, and the run and report files under site/static/."""
+    return {
+        f"{place}/{name}": digest
+        for place in ("data", "site/static/runs", "site/static/reports")
+        for name, digest in tree_digest(site / place).items()
+    }
+
+
 def test_ingest_is_byte_identical_cold_warm_and_on_one_core(site):
     assert ingest(site).returncode == 0
     first = tree_digest(site / "data")
+    everything = published(site)
     assert ingest(site).returncode == 0  # everything from the cache
     assert tree_digest(site / "data") == first
+    shutil.rmtree(site / "data")  # written again from the cache, with the other trees
+    assert ingest(site).returncode == 0
+    assert published(site) == everything
     shutil.rmtree(site / ".perfwiki-cache")
     assert ingest(site, "--jobs", "1").returncode == 0
-    assert tree_digest(site / "data") == first
+    assert published(site) == everything
     assert [name for name in first if name.startswith("reports/")] == [
         "reports/fio-iops-basics.json",
         "reports/nas-cache-modes.json",
@@ -154,6 +168,20 @@ def test_a_damaged_cache_entry_is_rebuilt_not_trusted(site):
     assert tree_digest(site / "data") == before
 
 
+def test_a_damaged_cache_entry_of_published_files_is_built_again(site):
+    ingest_module.ingest(site, out=None)
+    before = published(site)
+    for entry in (site / ".perfwiki-cache" / "files").iterdir():
+        entry.write_bytes(entry.read_bytes()[:40])  # truncated pickles
+    raw = site / "content" / "reports" / REPORT / "raw" / "nvme-raw" / "fio-bandwidth-iops-latency.md"
+    original = raw.read_bytes()
+    raw.write_bytes(original + b"\n<!-- edited -->\n")  # one report to build, the others to publish from the cache
+    assert ingest_module.ingest(site, workers=1, out=None).built == 1
+    raw.write_bytes(original)
+    assert ingest_module.ingest(site, out=None).built == 1
+    assert published(site) == before
+
+
 def test_long_runs_draw_a_progress_bar_on_a_terminal(site, monkeypatch):
     class Terminal(io.StringIO):
         def isatty(self):
@@ -219,15 +247,16 @@ def test_a_crash_while_staging_leaves_the_previous_data_intact(site, monkeypatch
     raw = site / "content" / "reports" / REPORT / "raw" / "nvme-raw" / "fio-bandwidth-iops-latency.md"
     raw.write_bytes(raw.read_bytes() + b"\n<!-- edited -->\n")
 
-    def stage_then_fail(built, target):
-        if len(staged) == 100:
-            raise KeyboardInterrupt  # Ctrl-C half-way through filling .data.new
-        staged.append(target)
-        return ingest_module.shutil.copyfile(built, target)
+    def stage_then_fail(folder, files):
+        if len(staged) == 4:
+            raise KeyboardInterrupt  # Ctrl-C half-way through filling the staging folders
+        staged.append(folder)
+        return write_files(folder, files)
 
-    monkeypatch.setattr(ingest_module, "link_or_copy", stage_then_fail)
+    monkeypatch.setattr(ingest_module, "write_files", stage_then_fail)
     with pytest.raises(KeyboardInterrupt):
-        ingest_module.ingest(site, out=None)
+        ingest_module.ingest(site, workers=1, out=None)
+    assert len(staged) == 4 and any(folder.endswith(".data.new") for folder in staged)
     assert tree_digest(site / "data") == before
     monkeypatch.undo()
     assert ingest(site).returncode == 0

@@ -32,7 +32,7 @@ from . import cache, compare, content, datafile, exports, naming, progress, tool
 from .cache import Cache
 from .decode import decode
 from .extract import assign_ids, extract, extract_text
-from .files import link_or_copy, link_tree, recover, swap_in, write_atomically, write_tree
+from .files import link_or_copy, recover, swap_in, write_atomically, write_files
 from .model import Problem, Source, published_path, sha256_hex
 from .pages import index as index_pages
 from .pages.report import Report, report_documents
@@ -48,6 +48,16 @@ PUBLISHED_RAW = Path("site") / "static" / "reports"
 # Each run's index.csv and index.json, served beside its page, and the list of every run the
 # /runs/ page and the search fall-back read: files Hugo copies cost it nothing to build.
 PUBLISHED_RUNS = Path("site") / "static" / "runs"
+# The trees ingest publishes, by the name a report's files are filed under (Files): each is built
+# in a staging folder beside it (.data.new, ...) and swapped in whole.
+TREES = {"data": Path("data"), "raw": PUBLISHED_RAW, "runs": PUBLISHED_RUNS}
+STAGING = {"data": ".data", "raw": ".raw", "runs": ".runs"}
+
+# A report's published files (and the site index's): {tree name: {path in the tree: bytes}}.
+# The cache keeps them as one entry a report ("files"), not a file per file: a cold ingest wrote
+# every run's three files twice, into the cache and then as links into staging, and on this
+# machine's disk the folders and files were as much of its time as building the runs.
+Files = dict[str, dict[str, bytes]]
 
 
 @dataclass
@@ -78,6 +88,9 @@ class ReportJob:
     raw_files: list[RawFile]
     environment_pages: dict[str, dict[str, Any]]  # every environment the report may show
     key: str = ""
+    # The staging folders by tree name (TREES), when this ingest publishes: the worker that
+    # builds the report writes its files there itself, and the cache keeps them as one entry.
+    staging: dict[str, str] | None = None
 
 
 @dataclass
@@ -243,31 +256,32 @@ def build_report(root: Path, job: ReportJob) -> ReportOutcome:
         for error in tools.validate(run):
             problems.append(Problem(run.source.path, run.source.line_start, f"invalid run {run.id}: {error}"))
     documents = report_documents(report)
-    files = {
+    data = {
         datafile.name(f"reports/{job.slug}"): datafile.dump(documents.document),
         datafile.name(f"views/{job.slug}"): datafile.dump(documents.views),
     }
-    files.update(
-        {datafile.name(f"runs/{job.slug}/{run_id}"): datafile.dump(run) for run_id, run in documents.runs.items()}
-    )
-    write_tree(store.path("reports", job.key, ""), files)
+    for run_id, run in documents.runs.items():
+        data[datafile.name(f"runs/{job.slug}/{run_id}")] = datafile.dump(run)
     run_texts = {run.id: exports.run_json(run) for run in report.runs}
-    run_files: dict[str, str] = {}
+    runs: dict[str, str] = {}
     for run in report.runs:
-        run_files[f"{job.slug}/{run.id}/index.csv"] = exports.run_csv(run)
-        run_files[f"{job.slug}/{run.id}/index.json"] = run_texts[run.id]
-    write_tree(store.path("run-files", job.key, ""), run_files)
+        runs[f"{job.slug}/{run.id}/index.csv"] = exports.run_csv(run)
+        runs[f"{job.slug}/{run.id}/index.json"] = run_texts[run.id]
     # The report's exports, published beside its page and its raw files (site/static/reports/<slug>/).
     title = str(report.front_matter.get("title") or "")
-    write_tree(
-        store.path("report-files", job.key, ""),
-        {
-            f"{job.slug}/index.json": exports.report_json(
-                job.slug, title, documents.document["baseline"], report.environments, report.comparisons, run_texts
-            ),
-            f"{job.slug}/index.csv": exports.comparisons_csv(job.slug, report.comparisons),
-        },
-    )
+    baseline = documents.document["baseline"]
+    raw = {
+        f"{job.slug}/index.json": exports.report_json(
+            job.slug, title, baseline, report.environments, report.comparisons, run_texts
+        ),
+        f"{job.slug}/index.csv": exports.comparisons_csv(job.slug, report.comparisons),
+    }
+    files = _encoded({"data": data, "runs": runs, "raw": raw})
+    if job.staging is not None:
+        for tree, staging in job.staging.items():
+            write_files(staging, files[tree])
+        _publish_raw_files(root, job)
+    store.save("files", job.key, files)
     store.save("shares", job.key, index_pages.index_share(job.slug, report.runs, report.front_matter.get("title")))
     outcome = ReportOutcome(job.slug, len(report.runs), problems)
     store.save("reports", job.key, outcome)
@@ -369,117 +383,141 @@ def _ingest(root: Path, workers: int, out: TextIO | None) -> IngestResult:
     to_build: list[ReportJob] = []
     for job in jobs:
         cached = store.load("reports", job.key)
-        share = store.path("shares", job.key, ".pickle")  # named first: a share still in use is kept
-        built = all(store.path(kind, job.key, "").is_dir() for kind in ("reports", "run-files", "report-files"))
-        if cached is not None and built and share.is_file():
+        # Named first: entries still in use are kept by prune().
+        kept = [store.path(kind, job.key, ".pickle") for kind in ("shares", "files")]
+        if cached is not None and all(path.is_file() for path in kept):
             outcomes[job.slug] = cached
         else:
             to_build.append(job)
     current = {raw_file.key: raw_file for job in jobs for raw_file in job.raw_files}
-    for name in current:
+    for name, raw_file in current.items():
         store.mark("extract", name, ".pickle")  # still in use
+        if raw_file.redactor.active:
+            store.mark("published", name, "")  # its redacted text, which workers publish
     wanted = {raw_file.key: raw_file for job in to_build for raw_file in job.raw_files}
     to_extract = [
         raw_file
         for name, raw_file in sorted(wanted.items(), key=lambda item: item[1].path)
         if not store.path("extract", name, ".pickle").is_file()
     ]
+    index_key = cache.key("index", *(job.key for job in jobs))
+    runs_list_key = cache.key("runs-list", *(job.key for job in jobs))
+    # What data/ and the published files are made of. The same as last time, they are left as they
+    # are: a warm ingest of 10,000 runs would otherwise write 30,000 files to say what is there.
+    output = cache.key(
+        "output",
+        *(job.key for job in jobs),
+        index_key,
+        runs_list_key,
+        *(f"{raw_file.published}={name}" for name, raw_file in sorted(current.items())),
+    )
+    written = root / cache.DIR / "written"
+    publish = bool(to_build) or not (
+        written.is_file() and written.read_text() == output and all((root / tree).is_dir() for tree in TREES.values())
+    )
+    staging = None
+    if publish:
+        written.unlink(missing_ok=True)
+        staging = _staging(root)
+        for job in jobs:
+            job.staging = staging
+    to_publish = [job for job in jobs if job not in to_build] if publish else []
     done = progress.bar(len(to_extract) + len(to_build), out)
-    with _pool(workers, busy=len(to_extract) > 1 or len(to_build) > 1) as pool:
+    busy = len(to_extract) > 1 or len(to_build) > 1 or len(to_publish) > 1
+    with _pool(workers, busy) as pool:
         for _ in _in_parallel(extract_files, _batches(to_extract, workers), root, pool, done):
             pass
         for raw_file in current.values():
             raw_file.text = None  # extracted: the reports are built from the cache, not from text
         for outcome in _in_parallel(build_report, to_build, root, pool, done):
             outcomes[outcome.slug] = outcome
+        # The reports built before: their files from the cache, on the workers too.
+        for outcome in _in_parallel(publish_report, to_publish, root, pool, lambda _: None):
+            if outcome is not None:  # its cached files were unreadable: built again
+                outcomes[outcome.slug] = outcome
     result.extracted, result.built = len(to_extract), len(to_build)
     result.reports = [outcomes[job.slug] for job in jobs]
     for outcome in result.reports:
         result.problems.extend(outcome.problems)
-    index = store.path("index", cache.key("index", *(job.key for job in jobs)), "")
-    runs_list = store.path("runs-list", cache.key("runs-list", *(job.key for job in jobs)), "")
-    if not (index.is_dir() and runs_list.is_dir()):
+    index_files = store.load("files", index_key)
+    runs_list = store.load("files", runs_list_key)
+    if index_files is None or runs_list is None:
         shares = [store.load("shares", job.key) for job in jobs]
-        if not index.is_dir():
-            write_tree(index, index_pages.index_files(shares))
-        if not runs_list.is_dir():
-            write_tree(runs_list, {"index.json": index_pages.runs_list(shares)})
-    published: dict[str, str] = {}  # place on the site: the file to serve
-    for raw_file in current.values():
-        if raw_file.redactor.active:
-            redacted = store.path("published", raw_file.key, "")
-            if redacted.is_file():
-                published[raw_file.published] = str(redacted)
-        else:
-            published[raw_file.published] = os.path.join(root, raw_file.path)
-    run_files = [store.path("run-files", job.key, "") for job in jobs] + [runs_list]
-    report_files = [store.path("report-files", job.key, "") for job in jobs]
-    trees = [store.path("reports", job.key, "") for job in jobs] + [index]
-    # What data/ and the published files are made of; the same as last time, they are left as they are
-    # (a warm ingest of 10,000 runs would otherwise relink 25,000 files to write what is there).
-    relative = _relative_to(root)
-    output = cache.key(  # paths relative to the site: `--root .` and `--root /abs/site` are one site
-        "output",
-        *(relative(path) for path in trees + run_files + report_files),
-        *(f"{place}={relative(path)}" for place, path in sorted(published.items())),
-    )
-    written = root / cache.DIR / "written"
-    targets = (root / "data", root / PUBLISHED_RAW, root / PUBLISHED_RUNS)
-    if not (written.is_file() and written.read_text() == output and all(path.is_dir() for path in targets)):
-        written.unlink(missing_ok=True)
-        write_data(root, trees, published, run_files, report_files)
+        if index_files is None:
+            index_files = _encoded({"data": index_pages.index_files(shares)})
+            store.save("files", index_key, index_files)
+        if runs_list is None:
+            runs_list = _encoded({"runs": {"index.json": index_pages.runs_list(shares)}})
+            store.save("files", runs_list_key, runs_list)
+    if staging is not None:
+        for files in (index_files, runs_list):
+            for tree, entries in files.items():
+                write_files(staging[tree], entries)
+        _swap_in(root)
         written.write_text(output)
     store.prune()
     return result
 
 
-def _relative_to(root: Path) -> Callable[[Path | str], str]:
-    """os.path.relpath(path, root), by cutting the prefix off when there is one: 14,000 relpath
-    calls were a tenth of a 10,000-run ingest that finds nothing new."""
-    prefix = os.path.join(os.fspath(root), "")
-
-    def relative(path: Path | str) -> str:
-        text = os.fspath(path)
-        return text[len(prefix) :] if text.startswith(prefix) else os.path.relpath(text, root)
-
-    return relative
+def _encoded(files: dict[str, dict[str, str]]) -> Files:
+    return {tree: {name: text.encode("utf-8") for name, text in entries.items()} for tree, entries in files.items()}
 
 
-def write_data(
-    root: Path, trees: list[Path], published: dict[str, str], run_files: list[Path], report_files: list[Path]
-) -> None:
-    """Build data/, the published raw files and the runs' own files beside the old ones, then swap them in.
+def publish_report(root: Path, job: ReportJob) -> ReportOutcome | None:
+    """Put a report built before into staging: its files as the cache keeps them, and its raw files.
 
-    `trees` are cached folders of data/ documents, `run_files` cached folders of <report>/<run>/index.{csv,json}
-    and of the list of every run (index.json), `report_files` of <report>/index.{csv,json};
-    `published` maps each raw file's place on the site (reports/<slug>/raw/...) to the file to serve.
+    Returns None, or the report's outcome when its cached files could not be read and it was built again.
     """
-    targets = {
-        root / "data": root / ".data",
-        root / PUBLISHED_RAW: root / ".raw",
-        root / PUBLISHED_RUNS: root / ".runs",
-    }
-    for target, work in targets.items():
-        recover(target, work.with_suffix(".old"))
+    assert job.staging is not None
+    files = Cache(root).load("files", job.key)
+    if files is None:
+        return build_report(root, job)
+    for tree, staging in job.staging.items():
+        write_files(staging, files[tree])
+    _publish_raw_files(root, job)
+    return None
+
+
+def _publish_raw_files(root: Path, job: ReportJob) -> None:
+    """Each raw file of the report at its place under site/static/reports/ (redacted, when the site
+    asks for it); a file that could not be decoded, and so not redacted, is not published."""
+    assert job.staging is not None
+    store = Cache(root)
+    made: set[str] = set()
+    for raw_file in job.raw_files:
+        if raw_file.redactor.active:
+            source = store.mark("published", raw_file.key, "")
+            if not os.path.isfile(source):
+                continue
+        else:
+            source = os.path.join(root, raw_file.path)
+        target = f"{job.staging['raw']}/{raw_file.published.removeprefix('reports/')}"
+        folder = os.path.dirname(target)
+        if folder not in made:
+            os.makedirs(folder, exist_ok=True)
+            made.add(folder)
+        link_or_copy(source, target)
+
+
+def _staging(root: Path) -> dict[str, str]:
+    """Empty staging folders beside the published trees (after putting back a tree a crash left
+    renamed): this ingest builds data/, site/static/reports/ and site/static/runs/ there."""
+    staging = {}
+    for tree, place in TREES.items():
+        work = root / STAGING[tree]
+        recover(root / place, work.with_suffix(".old"))
         shutil.rmtree(work.with_suffix(".new"), ignore_errors=True)
         work.with_suffix(".new").mkdir()
-    staging, raw_staging, runs_staging = (work.with_suffix(".new") for work in targets.values())
-    for tree in trees:
-        link_tree(tree, staging, link_or_copy)
-    for tree in run_files:
-        link_tree(tree, runs_staging, link_or_copy)
-    for tree in report_files:
-        link_tree(tree, raw_staging, link_or_copy)
-    folders: set[Path] = set()
-    for place, source in sorted(published.items()):
-        target = raw_staging / place.removeprefix("reports/")
-        if target.parent not in folders:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            folders.add(target.parent)
-        link_or_copy(str(source), str(target))
-    for target, work in targets.items():
-        target.parent.mkdir(parents=True, exist_ok=True)
-        swap_in(work.with_suffix(".new"), target, work.with_suffix(".old"))
+        staging[tree] = os.fspath(work.with_suffix(".new"))
+    return staging
+
+
+def _swap_in(root: Path) -> None:
+    """The staging folders, filled, in place of the published trees."""
+    for tree, place in TREES.items():
+        work = root / STAGING[tree]
+        (root / place).parent.mkdir(parents=True, exist_ok=True)
+        swap_in(work.with_suffix(".new"), root / place, work.with_suffix(".old"))
 
 
 def load_report(root: Path, report_slug: str) -> dict[str, Any]:
