@@ -272,6 +272,26 @@ def test_a_second_ingest_with_nothing_new_writes_nothing(site):
     assert ingest(site).returncode == 0 and (site / "data" / "reports" / f"{REPORT}.json").is_file()
 
 
+def test_a_change_to_one_report_leaves_the_files_of_the_others_as_they_were(site):
+    assert ingest(site).returncode == 0
+    before = published(site)
+    runs = site / "site" / "static" / "runs"
+    inodes = {path: path.stat().st_ino for path in runs.glob("*/*/index.json")}  # every run's
+    raw = site / "content" / "reports" / REPORT / "raw" / "nvme-raw" / "fio-bandwidth-iops-latency.md"
+    raw.write_bytes(raw.read_bytes() + b"\n<!-- edited -->\n")
+    shutil.rmtree(site / "data" / "views")  # gone by hand: written again, not linked
+    assert ingest(site).returncode == 0
+    after = {path: path.stat().st_ino for path in runs.glob("*/*/index.json")}
+    kept = {path for path in inodes if after.get(path) == inodes[path]}
+    # The other reports' files are linked into the new trees, the same files; the changed report's are new.
+    assert kept and all(REPORT not in str(path) for path in kept)
+    assert {path for path in inodes if f"/{REPORT}/" not in str(path)} <= kept
+    now = published(site)
+    others = [name for name in before if f"/{REPORT}" not in name and "/runs/index.json" not in name]
+    assert [name for name in others if now.get(name) != before[name]] == []  # views/ written again, the same
+    assert now[f"data/reports/{REPORT}.json"] != before[f"data/reports/{REPORT}.json"]  # the edited file's sha256
+
+
 def test_an_interrupted_swap_is_recovered(site):
     assert ingest(site).returncode == 0
     before = tree_digest(site / "data")

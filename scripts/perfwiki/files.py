@@ -56,6 +56,22 @@ def write_files(folder: str, files: dict[str, bytes]) -> None:
         _write_file(path, data)
 
 
+def link_files(published: str, folder: str, files: dict[str, bytes]) -> None:
+    """write_files, by hard links to the same files where they are published: each one that is
+    not there (deleted by hand, on another file system) is written."""
+    made: set[str] = set()
+    for name, data in files.items():
+        path = f"{folder}/{name}"
+        parent = path.rpartition("/")[0]
+        if parent not in made:
+            os.makedirs(parent, exist_ok=True)
+            made.add(parent)
+        try:
+            os.link(f"{published}/{name}", path)
+        except OSError:
+            _write_file(path, data)
+
+
 def recover(target: Path, previous: Path) -> None:
     """A crash between the two renames of `swap_in` leaves only the previous folder: put it back."""
     if not target.exists() and previous.exists():
