@@ -60,7 +60,7 @@ def test_example_report_ingests_twelve_runs(site):
     raw_rows = [row for row in table["rows"] if row["cells"][0] == "nvme-raw"]
     assert raw_rows[0]["cells"][4:] == [  # the columns but the Label (the run page's title)
         "872",
-        {"si": "972 MB/s", "iec": "927 MiB/s"},  # as fio printed it, IEC: no text of its own (quantities_once)
+        {"si": "972 MB/s", "iec": "927 MiB/s"},  # as fio printed it, IEC: no text of its own (units.quantity)
         "4476 ms",  # the column's one unit: its slowest run printed 6.946 s
         "6946 ms",
     ]
