@@ -12,6 +12,7 @@ from support import ROOT, hugo_binary
 FIGURES = [
     "ingest_cold_s",
     "ingest_cold_ms_per_run",
+    "ingest_cold_cpu_ms_per_run",
     "ingest_warm_s",
     "ingest_one_change_s",
     "hugo_build_s",
