@@ -9,10 +9,10 @@ import math
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from test_exports import INPUTS
 
 from perfwiki import datafile
 from perfwiki.extract import extract
+from test_exports import INPUTS
 
 
 @pytest.mark.parametrize("path", INPUTS, ids=[path.name for path in INPUTS])

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import heapq
-from collections import Counter
 from typing import Any
 
 from .. import datafile, tools, units
@@ -162,27 +160,35 @@ def _related(scenarios: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
 
     Returns {env: {"closest": [{environment, scenarios}], "count": n}}: the RELATED_SHOWN
     sharing the most scenarios (then by name), and how many there are in all.
+
+    Every pair of environments is compared, as a bit set of scenarios each: counting the shared
+    ones scenario by scenario took time in the square of the environments on each scenario
+    (0.1 s at 10,000 runs, ten seconds at 100,000, alone in the parent after the workers).
     """
-    envs_of = {
-        key: sorted({run["environment"] for run in scenario["runs"] if run["environment"]})
-        for key, scenario in scenarios.items()
-    }
-    keys_of: dict[str, list[str]] = {}
-    for key, envs in envs_of.items():
-        for env in envs:
-            keys_of.setdefault(env, []).append(key)
+    masks: dict[str, int] = {}
+    for bit, scenario in enumerate(scenarios.values()):
+        for run in scenario["runs"]:
+            if run["environment"]:
+                masks[run["environment"]] = masks.get(run["environment"], 0) | 1 << bit
+    names = sorted(masks)
+    sets = [masks[name] for name in names]
     related = {}
-    for env, keys in keys_of.items():
-        shared: Counter[str] = Counter()
-        for key in keys:
-            shared.update(envs_of[key])  # counted in C: a scenario on 1,000 environments is one call
-        del shared[env]
-        if shared:
-            closest = heapq.nsmallest(RELATED_SHOWN, shared.items(), key=lambda item: (-item[1], item[0]))
-            related[env] = {
-                "closest": [{"environment": other, "scenarios": count} for other, count in closest],
-                "count": len(shared),
-            }
+    for index, name in enumerate(names):
+        mask = sets[index]
+        shared = [(mask & other).bit_count() for other in sets]
+        shared[index] = 0  # not its own relative
+        count = len(shared) - shared.count(0)
+        if not count:
+            continue
+        closest: list[dict[str, Any]] = []
+        # Counts from the highest down; within one, names in order: the RELATED_SHOWN first ones.
+        for value in sorted(set(shared), reverse=True):
+            if value == 0 or len(closest) == RELATED_SHOWN:
+                break
+            matching = [other for other, found in enumerate(shared) if found == value]
+            room = RELATED_SHOWN - len(closest)
+            closest += [{"environment": names[other], "scenarios": value} for other in matching[:room]]
+        related[name] = {"closest": closest, "count": count}
     return related
 
 
