@@ -20,6 +20,12 @@ def _headline(run: Run, part: str | None) -> list[tuple[str, Any]]:
     return shown
 
 
+# The most runs a scenario page overlays in one chart. A report's share keeps the series of one
+# run more than that per scenario, no more: past it the chart is left out whatever the other
+# reports hold, and a 100,000-run wiki's shares carried every run's series for nothing.
+OVERLAID = 12
+
+
 def index_share(report: str, runs: list[Run], title: str | None = None) -> dict[str, Any]:
     """One report's share of the scenario and tool pages; site_index merges the shares.
 
@@ -65,7 +71,8 @@ def index_share(report: str, runs: list[Run], title: str | None = None) -> dict[
                     "values": [value for _, value in headline],
                 }
             )
-            scenario["series"].append(tools.get(run.tool).overlay_series(run, print_))
+            if len(scenario["series"]) <= OVERLAID:  # one more says the chart is left out (_scenario_charts)
+                scenario["series"].append(tools.get(run.tool).overlay_series(run, print_))
             scenario["columns"] = [title for title, _ in headline]
             if key not in tool["scenarios"]:
                 tool["scenarios"].append(key)
@@ -194,7 +201,7 @@ def _related(scenarios: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
 
 def _scenario_charts(scenario: dict[str, Any], series: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The tool's overlay of every run of the scenario (fio latency, iperf3 intervals)."""
-    if len(series) > 12:
+    if len(series) > OVERLAID:
         return []  # overlaid lines stop being readable; the table stays
     names = [entry["environment"] or entry["run"] for entry in scenario["runs"]]
     return tools.get(scenario["tool"]).scenario_charts(names, series)
