@@ -67,10 +67,11 @@ class RawFile:
     sha256: str
     redactor: Redactor = field(default_factory=lambda: Redactor(Rules()))
     text: str | None = None  # decoded already, when planning needed the text (host names to hide)
+    # Its cache key, once the site's redaction is known (plan() sets it): a digest per use was 4 a file.
+    key: str = ""
 
-    @property
-    def key(self) -> str:
-        return cache.key("extract", self.path, self.sha256, self.redactor.fingerprint)
+    def keyed(self) -> None:
+        self.key = cache.key("extract", self.path, self.sha256, self.redactor.fingerprint)
 
     @property
     def published(self) -> str:
@@ -151,6 +152,7 @@ def plan(root: Path) -> tuple[list[ReportJob], list[Problem]]:
     for job in jobs:
         for raw_file in job.raw_files:
             raw_file.redactor = redactor
+            raw_file.keyed()
         for page in job.environment_pages.values():
             page["facts"] = redactor.facts(page["facts"])
         job.key = cache.key(
