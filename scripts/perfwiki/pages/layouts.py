@@ -90,7 +90,7 @@ def compact_key_results(entries: list[dict[str, Any]]) -> list[dict[str, Any]] |
 
 
 def expand_key_results(results: list[dict[str, Any]] | dict[str, Any]) -> list[dict[str, Any]]:
-    """The key results from their compacted form (what environments/page.html does)."""
+    """The key results from their compacted form (what _partials/headline.html does)."""
     if isinstance(results, list):
         return results
     shared = HEADLINES[results["set"]]
@@ -98,7 +98,7 @@ def expand_key_results(results: list[dict[str, Any]] | dict[str, Any]) -> list[d
 
 
 def expand_headline(headline: list[dict[str, Any]] | dict[str, Any]) -> list[dict[str, Any]]:
-    """The headline entries from their compacted form (what runs/page.html does)."""
+    """The headline entries from their compacted form (what _partials/headline.html does)."""
     if isinstance(headline, list):
         return headline
     labels = document()["headlines"][headline["set"]]
