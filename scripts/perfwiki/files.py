@@ -29,9 +29,15 @@ def write_atomically(target: Path, data: bytes | str) -> None:
         raise
 
 
-def _write_file(path: str | Path, data: bytes) -> None:
+# A staging folder's files are new: O_EXCL refuses a path that is already there, which may be
+# a hard link to a published file (link_files) that truncating would change in place.
+_NEW = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC
+_REPLACED = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC
+
+
+def _write_file(path: str | Path, data: bytes, flags: int = _REPLACED) -> None:
     """A whole file through the system calls themselves: a file object costs more than writing a small file."""
-    handle = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o666)
+    handle = os.open(path, flags, 0o666)
     try:
         rest = memoryview(data)
         while rest:  # a write may take less than all of it
@@ -53,7 +59,7 @@ def write_files(folder: str, files: dict[str, bytes]) -> None:
         if parent not in made:
             os.makedirs(parent, exist_ok=True)
             made.add(parent)
-        _write_file(path, data)
+        _write_file(path, data, _NEW)
 
 
 def link_files(published: str, folder: str, files: dict[str, bytes]) -> None:
@@ -69,7 +75,7 @@ def link_files(published: str, folder: str, files: dict[str, bytes]) -> None:
         try:
             os.link(f"{published}/{name}", path)
         except OSError:
-            _write_file(path, data)
+            _write_file(path, data, _NEW)
 
 
 def recover(target: Path, previous: Path) -> None:
