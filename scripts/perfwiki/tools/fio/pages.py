@@ -49,10 +49,11 @@ def result_tables(run: Run) -> list[dict[str, Any]]:
     tables: list[dict[str, Any]] = []
     for job, direction, metrics in directions(run):
         title = f"{direction} — job {job.get('name')}"
+        anchor = _anchor(job.get("name"))  # once for its three tables: a slug is a regex substitution
         tables.append(
             {
                 "title": f"Results: {title}",
-                "id": f"results-{_anchor(job.get('name'))}-{direction}",
+                "id": f"results-{anchor}-{direction}",
                 "columns": ["Metric", "Value"],
                 "rows": [
                     ["IOPS", units.format_count(metrics.get("iops"))],
@@ -65,7 +66,7 @@ def result_tables(run: Run) -> list[dict[str, Any]]:
         tables.append(
             {
                 "title": f"Latency: {title}",
-                "id": f"latency-{_anchor(job.get('name'))}-{direction}",
+                "id": f"latency-{anchor}-{direction}",
                 "columns": ["", "min", "mean", "max", "stdev"],
                 "rows": [_stats_row(kind, metrics.get(f"{kind}_ns")) for kind in ("slat", "clat", "lat")],
             }
@@ -75,7 +76,7 @@ def result_tables(run: Run) -> list[dict[str, Any]]:
             tables.append(
                 {
                     "title": f"{metrics.get('percentiles_of', 'clat')} percentiles: {title}",
-                    "id": f"percentiles-{_anchor(job.get('name'))}-{direction}",
+                    "id": f"percentiles-{anchor}-{direction}",
                     "columns": ["Percentile", "Latency"],
                     "rows": [[f"p{key}", units.format_ns(value)] for key, value in percentiles.items()],
                 }
