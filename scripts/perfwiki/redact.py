@@ -19,6 +19,7 @@ file all come from the redacted text. The recorded sha256 stays the original's, 
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import ipaddress
 import re
@@ -172,7 +173,7 @@ class Redactor:
     def active(self) -> bool:
         return self.rules.active
 
-    @property
+    @functools.cached_property  # one redactor for every raw file of the site: one digest
     def fingerprint(self) -> str:
         """Part of every cache key: other rules or other hosts, other output."""
         return hashlib.sha256(repr((self.rules, self.hosts)).encode()).hexdigest()
