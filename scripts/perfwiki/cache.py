@@ -10,6 +10,7 @@ that fails to load is treated as missing.
 from __future__ import annotations
 
 import hashlib
+import os
 import pickle
 import shutil
 import time
@@ -73,10 +74,11 @@ class Cache:
         """Drop every entry this ingest did not use, so the cache tracks the content."""
         if not self.folder.is_dir():
             return
-        for kind in self.folder.iterdir():  # the lock file beside the kinds stays
-            for path in kind.iterdir() if kind.is_dir() else []:
-                if str(path) not in self.used:
-                    shutil.rmtree(path) if path.is_dir() else path.unlink(missing_ok=True)
+        # os.scandir, not pathlib: a warm ingest of 10,000 runs looks at 4,000 entries to drop none.
+        for kind in os.scandir(self.folder):  # the lock file beside the kinds stays
+            for entry in os.scandir(kind.path) if kind.is_dir() else []:
+                if entry.path not in self.used:
+                    shutil.rmtree(entry.path) if entry.is_dir(follow_symlinks=False) else os.unlink(entry.path)
 
 
 class FileDigests:
