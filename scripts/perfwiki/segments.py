@@ -41,8 +41,19 @@ _EMPHASIS = lazyre.compile(r"(\*\*|__|`)")
 # "[text](url)" and "![alt](src)" in a heading: the label is the text, never the markup.
 _LINK = lazyre.compile(r"!?\[(?P<text>[^\]]*)\]\([^)]*\)")
 _VERSION_WORD = lazyre.compile(r"^v?\d+(\.\d+)+")
+
+
+def _shortest_names(names: set[str]) -> list[str]:
+    """The names that hold no other name: a text holds one of `names` exactly when it holds one of these.
+
+    "fio.exe" and "iperf3.exe" go, as "fio" and "iperf3" are in them; fewer alternatives
+    for the pattern below to try at every character of every line.
+    """
+    return sorted(name for name in names if not any(other != name and other in name for other in names))
+
+
 # A program name is a substring of any command that runs it (`/usr/bin/fio`, `sudo iperf3`).
-_NAMES_A_PROGRAM = lazyre.compile("|".join(re.escape(name) for name in sorted(tools.all_command_names())))
+_NAMES_A_PROGRAM = lazyre.compile("|".join(re.escape(name) for name in _shortest_names(tools.all_command_names())))
 
 # A pseudo-heading is a short line its author marked up to stand out:
 # "【**1. Sequential Write**】" or "**Random read**". Prose paragraphs are not labels.
@@ -283,20 +294,20 @@ def _plain(text: str) -> str:
 
 def _markdown_label(line: str) -> tuple[str | None, bool]:
     """(label, is_heading) for a markdown line outside fences."""
-    heading = _HEADING.match(line)
+    heading = _HEADING.match(line) if "#" in line else None  # the pattern needs a '#': prose has none
     if heading:
         return _plain(heading["text"]), True
     stripped = line.strip()
-    listed = _LIST_LABEL.match(line)
+    listed = _LIST_LABEL.match(line) if stripped[:1] in "*+-" else None  # "" too: the pattern decides
     if listed:
         return _plain(listed["text"]), False
+    emphasised = stripped.startswith(("**", "__", "【", "[**")) and stripped.endswith(("**", "__", "】", "**]"))
+    if not emphasised:  # most prose: no label, whatever its markup would leave
+        return None, False
     plain = _plain(stripped)
     if not plain or len(plain) > _MAX_LABEL_CHARS:
         return None, False
-    emphasised = stripped.startswith(("**", "__", "【", "[**")) and stripped.endswith(("**", "__", "】", "**]"))
-    if emphasised:
-        return plain, False
-    return None, False
+    return plain, False
 
 
 def _blocks_of_markdown(lines: list[Line]) -> list[_Block]:
@@ -311,7 +322,9 @@ def _blocks_of_markdown(lines: list[Line]) -> list[_Block]:
                 start = index + 1
                 break
     for line in lines[start:]:
-        fence = _FENCE.match(line.text)
+        text = line.text
+        # A fence has three backticks or tildes: most lines have neither, and need no match.
+        fence = _FENCE.match(text) if "```" in text or "~~~" in text else None
         if in_fence:
             if fence and fence.group(1)[0] == in_fence[0] and line.text.strip().startswith(in_fence):
                 blocks.append(_Block(current, label, section))
