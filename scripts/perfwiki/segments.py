@@ -141,9 +141,12 @@ WRAP_WIDTHS = (80, 100, 120, 132, 160, 200)
 
 def display_width(text: str) -> int:
     """Columns a terminal gives the text: CJK characters take two, tabs go to the next multiple of 8."""
-    if text.isascii():  # nearly every line; looking up each character's width is the slow part
-        return len(text.expandtabs(8))
-    return sum(2 if unicodedata.east_asian_width(char) in "WF" else 1 for char in text.expandtabs(8))
+    expanded = text.expandtabs(8)
+    if expanded.isascii():  # nearly every line; looking up each character's width is the slow part
+        return len(expanded)
+    # Wide (W) and full-width (F) characters take a column more: their classes counted at C speed.
+    classes = list(map(unicodedata.east_asian_width, expanded))
+    return len(expanded) + classes.count("W") + classes.count("F")
 
 
 def wrap_width(lines: list[Line]) -> int | None:
