@@ -11,6 +11,7 @@ run's source range points at the right line in an editor.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import re
 import unicodedata
@@ -230,6 +231,11 @@ def strip_prompt(text: str) -> tuple[str | None, str]:
     return (match.group(0), text[match.end() :]) if match else (None, text)
 
 
+# Kept per line: output lines that name a program ("Run status group 0 (all jobs):", "fio-3.1",
+# iperf3's "[  5] local ... connected to") recur in every output of their tool, and reading
+# one's words is most of what splitting a transcript costs beyond its patterns. Pure: the
+# registry of tools is fixed.
+@functools.lru_cache(maxsize=2048)
 def invoked_tool(command: str) -> str | None:
     """The known benchmark tool a command line runs, skipping sudo/time/env wrappers.
 
@@ -246,12 +252,17 @@ def invoked_tool(command: str) -> str | None:
     return None
 
 
-def _command_in(line: str, after_prompt_line: bool = False) -> tuple[str | None, str | None]:
-    """(command, tool) when the line is a command someone typed, else (None, None)."""
+def _command_in(
+    line: str, after_prompt_line: bool = False, prompted: tuple[str | None, str] | None = None
+) -> tuple[str | None, str | None]:
+    """(command, tool) when the line is a command someone typed, else (None, None).
+
+    `prompted` is strip_prompt(line.strip()), when the caller has it already.
+    """
     if after_prompt_line and _CONTINUED_PROMPT.match(line):
         rest = _CONTINUED_PROMPT.sub("", line, count=1).strip()
         return (rest, invoked_tool(rest)) if rest else (None, None)
-    prompt, rest = strip_prompt(line.strip())
+    prompt, rest = prompted or strip_prompt(line.strip())
     rest = rest.strip()
     if not rest:
         return None, None
@@ -273,9 +284,8 @@ def _looks_like_arguments(command: str) -> bool:
     return any(word.startswith("-") or "=" in word or "/" in word for word in command.split()[1:])
 
 
-def _is_bare_prompt(line: str) -> bool:
-    """'[root@host data]#' with nothing typed after it."""
-    prompt, rest = strip_prompt(line.strip())
+def _is_bare_prompt(prompt: str | None, rest: str) -> bool:
+    """'[root@host data]#' with nothing typed after it: `prompt` and `rest` as strip_prompt splits the line."""
     return bool(prompt) and not rest.strip() and not re.match(r"^[$#%]", prompt)
 
 
@@ -368,10 +378,11 @@ def _split_block(block: _Block) -> list[Segment]:
             # as the checks below would find, for most lines of a transcript at a fraction of the cost.
             current.lines.append(line)
             continue
-        if ("@" in text and _PROMPT_LINE.match(text)) or _is_bare_prompt(text):
+        prompted = strip_prompt(text.strip())  # once, for both questions below
+        if ("@" in text and _PROMPT_LINE.match(text)) or _is_bare_prompt(*prompted):
             after_prompt_line = True  # a prompt, not output: the command may follow
             continue
-        command, tool = _command_in(text, after_prompt_line)
+        command, tool = _command_in(text, after_prompt_line, prompted)
         after_prompt_line = False
         if command:
             current = Segment(
