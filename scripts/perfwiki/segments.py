@@ -11,6 +11,7 @@ run's source range points at the right line in an editor.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import re
 import unicodedata
@@ -41,8 +42,19 @@ _EMPHASIS = lazyre.compile(r"(\*\*|__|`)")
 # "[text](url)" and "![alt](src)" in a heading: the label is the text, never the markup.
 _LINK = lazyre.compile(r"!?\[(?P<text>[^\]]*)\]\([^)]*\)")
 _VERSION_WORD = lazyre.compile(r"^v?\d+(\.\d+)+")
+
+
+def _shortest_names(names: set[str]) -> list[str]:
+    """The names that hold no other name: a text holds one of `names` exactly when it holds one of these.
+
+    "fio.exe" and "iperf3.exe" go, as "fio" and "iperf3" are in them; fewer alternatives
+    for the pattern below to try at every character of every line.
+    """
+    return sorted(name for name in names if not any(other != name and other in name for other in names))
+
+
 # A program name is a substring of any command that runs it (`/usr/bin/fio`, `sudo iperf3`).
-_NAMES_A_PROGRAM = lazyre.compile("|".join(re.escape(name) for name in sorted(tools.all_command_names())))
+_NAMES_A_PROGRAM = lazyre.compile("|".join(re.escape(name) for name in _shortest_names(tools.all_command_names())))
 
 # A pseudo-heading is a short line its author marked up to stand out:
 # "【**1. Sequential Write**】" or "**Random read**". Prose paragraphs are not labels.
@@ -130,9 +142,12 @@ WRAP_WIDTHS = (80, 100, 120, 132, 160, 200)
 
 def display_width(text: str) -> int:
     """Columns a terminal gives the text: CJK characters take two, tabs go to the next multiple of 8."""
-    if text.isascii():  # nearly every line; looking up each character's width is the slow part
-        return len(text.expandtabs(8))
-    return sum(2 if unicodedata.east_asian_width(char) in "WF" else 1 for char in text.expandtabs(8))
+    expanded = text.expandtabs(8)
+    if expanded.isascii():  # nearly every line; looking up each character's width is the slow part
+        return len(expanded)
+    # Wide (W) and full-width (F) characters take a column more: their classes counted at C speed.
+    classes = list(map(unicodedata.east_asian_width, expanded))
+    return len(expanded) + classes.count("W") + classes.count("F")
 
 
 def wrap_width(lines: list[Line]) -> int | None:
@@ -216,6 +231,11 @@ def strip_prompt(text: str) -> tuple[str | None, str]:
     return (match.group(0), text[match.end() :]) if match else (None, text)
 
 
+# Kept per line: output lines that name a program ("Run status group 0 (all jobs):", "fio-3.1",
+# iperf3's "[  5] local ... connected to") recur in every output of their tool, and reading
+# one's words is most of what splitting a transcript costs beyond its patterns. Pure: the
+# registry of tools is fixed.
+@functools.lru_cache(maxsize=2048)
 def invoked_tool(command: str) -> str | None:
     """The known benchmark tool a command line runs, skipping sudo/time/env wrappers.
 
@@ -232,12 +252,17 @@ def invoked_tool(command: str) -> str | None:
     return None
 
 
-def _command_in(line: str, after_prompt_line: bool = False) -> tuple[str | None, str | None]:
-    """(command, tool) when the line is a command someone typed, else (None, None)."""
+def _command_in(
+    line: str, after_prompt_line: bool = False, prompted: tuple[str | None, str] | None = None
+) -> tuple[str | None, str | None]:
+    """(command, tool) when the line is a command someone typed, else (None, None).
+
+    `prompted` is strip_prompt(line.strip()), when the caller has it already.
+    """
     if after_prompt_line and _CONTINUED_PROMPT.match(line):
         rest = _CONTINUED_PROMPT.sub("", line, count=1).strip()
         return (rest, invoked_tool(rest)) if rest else (None, None)
-    prompt, rest = strip_prompt(line.strip())
+    prompt, rest = prompted or strip_prompt(line.strip())
     rest = rest.strip()
     if not rest:
         return None, None
@@ -259,9 +284,8 @@ def _looks_like_arguments(command: str) -> bool:
     return any(word.startswith("-") or "=" in word or "/" in word for word in command.split()[1:])
 
 
-def _is_bare_prompt(line: str) -> bool:
-    """'[root@host data]#' with nothing typed after it."""
-    prompt, rest = strip_prompt(line.strip())
+def _is_bare_prompt(prompt: str | None, rest: str) -> bool:
+    """'[root@host data]#' with nothing typed after it: `prompt` and `rest` as strip_prompt splits the line."""
     return bool(prompt) and not rest.strip() and not re.match(r"^[$#%]", prompt)
 
 
@@ -283,20 +307,20 @@ def _plain(text: str) -> str:
 
 def _markdown_label(line: str) -> tuple[str | None, bool]:
     """(label, is_heading) for a markdown line outside fences."""
-    heading = _HEADING.match(line)
+    heading = _HEADING.match(line) if "#" in line else None  # the pattern needs a '#': prose has none
     if heading:
         return _plain(heading["text"]), True
     stripped = line.strip()
-    listed = _LIST_LABEL.match(line)
+    listed = _LIST_LABEL.match(line) if stripped[:1] in "*+-" else None  # "" too: the pattern decides
     if listed:
         return _plain(listed["text"]), False
+    emphasised = stripped.startswith(("**", "__", "【", "[**")) and stripped.endswith(("**", "__", "】", "**]"))
+    if not emphasised:  # most prose: no label, whatever its markup would leave
+        return None, False
     plain = _plain(stripped)
     if not plain or len(plain) > _MAX_LABEL_CHARS:
         return None, False
-    emphasised = stripped.startswith(("**", "__", "【", "[**")) and stripped.endswith(("**", "__", "】", "**]"))
-    if emphasised:
-        return plain, False
-    return None, False
+    return plain, False
 
 
 def _blocks_of_markdown(lines: list[Line]) -> list[_Block]:
@@ -311,7 +335,9 @@ def _blocks_of_markdown(lines: list[Line]) -> list[_Block]:
                 start = index + 1
                 break
     for line in lines[start:]:
-        fence = _FENCE.match(line.text)
+        text = line.text
+        # A fence has three backticks or tildes: most lines have neither, and need no match.
+        fence = _FENCE.match(text) if "```" in text or "~~~" in text else None
         if in_fence:
             if fence and fence.group(1)[0] == in_fence[0] and line.text.strip().startswith(in_fence):
                 blocks.append(_Block(current, label, section))
@@ -352,10 +378,11 @@ def _split_block(block: _Block) -> list[Segment]:
             # as the checks below would find, for most lines of a transcript at a fraction of the cost.
             current.lines.append(line)
             continue
-        if ("@" in text and _PROMPT_LINE.match(text)) or _is_bare_prompt(text):
+        prompted = strip_prompt(text.strip())  # once, for both questions below
+        if ("@" in text and _PROMPT_LINE.match(text)) or _is_bare_prompt(*prompted):
             after_prompt_line = True  # a prompt, not output: the command may follow
             continue
-        command, tool = _command_in(text, after_prompt_line)
+        command, tool = _command_in(text, after_prompt_line, prompted)
         after_prompt_line = False
         if command:
             current = Segment(

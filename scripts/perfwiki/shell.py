@@ -46,7 +46,9 @@ def programs(command: str) -> Iterator[tuple[str, bool, list[str]]]:
     `echo 3 > drop_caches; sudo taskset -c 2 fio --name=x` yields echo, then fio:
     wrappers, their options and VAR=value assignments before the program are skipped.
     """
-    for part in SEPARATOR.split(command):
+    # Without ';', '|' or '&' there is nothing to split at: most lines, kept whole without the pattern.
+    parts = SEPARATOR.split(command) if ";" in command or "|" in command or "&" in command else [command]
+    for part in parts:
         words = shell_words(part)
         index = 0
         while index < len(words):

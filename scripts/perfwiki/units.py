@@ -204,7 +204,7 @@ def parse_fio_option_size(text: str) -> Number:
         raise UnitError(f"not a fio size: {text!r}")
     prefix = (match["prefix"] or "").upper()
     power = " KMGTP".index(prefix) if prefix else 0
-    return normalize(_decimal(match["num"]) * (1024**power))
+    return _times(match["num"], 1024**power)
 
 
 # dd operands: K/M/G are powers of 1024, kB/MB/GB powers of 1000, w=2 and b=512 bytes.
@@ -240,14 +240,15 @@ def parse_dd_size(text: str) -> int:
 
 
 _FIO_TIME = lazyre.compile(r"^\s*(?P<num>\d+(?:\.\d+)?)\s*(?P<unit>us|usec|ms|msec|s|sec|m|min|h|d)?\s*$")
-_FIO_TIME_S = {
-    None: Decimal(1),
-    "s": Decimal(1),
-    "sec": Decimal(1),
-    "m": Decimal(60),
-    "min": Decimal(60),
-    "h": Decimal(3600),
-    "d": Decimal(86400),
+# Whole seconds as ints, read exactly without Decimal (_times); fractions of a second as Decimal.
+_FIO_TIME_S: dict[str | None, int | Decimal] = {
+    None: 1,
+    "s": 1,
+    "sec": 1,
+    "m": 60,
+    "min": 60,
+    "h": 3600,
+    "d": 86400,
     "ms": Decimal("0.001"),
     "msec": Decimal("0.001"),
     "us": Decimal("0.000001"),
@@ -260,7 +261,10 @@ def parse_fio_option_seconds(text: str) -> Number:
     match = _FIO_TIME.match(text)
     if not match:
         raise UnitError(f"not a fio time: {text!r}")
-    return normalize(_decimal(match["num"]) * _FIO_TIME_S[match["unit"]])
+    seconds = _FIO_TIME_S[match["unit"]]
+    if type(seconds) is int:
+        return _times(match["num"], seconds)
+    return normalize(_decimal(match["num"]) * seconds)
 
 
 # ---------------------------------------------------------------------------

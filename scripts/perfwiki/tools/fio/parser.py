@@ -56,6 +56,7 @@ sizes by their IEC or SI prefix. Values are what fio printed: "IOPS=188k" is
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Any
 
@@ -811,8 +812,21 @@ def command_fits(report: FioReport, command: str) -> bool:
     """
     if not report.headers:
         return False
-    given, _ = params_from_command(command)
+    name, given = _header_params(command)
     header = report.headers[0]
-    if given.get("name") != header.get("name"):
+    if name != header.get("name"):
         return False
-    return all(given.get(key) in (None, header.get(key)) for key in ("rw", "bs_bytes", "ioengine", "iodepth"))
+    return all(value in (None, header.get(key)) for key, value in zip(_HEADER_KEYS, given, strict=True))
+
+
+# What a job header shows besides the job's name.
+_HEADER_KEYS = ("rw", "bs_bytes", "ioengine", "iodepth")
+
+
+# A page that lists its commands apart from their outputs has each output tried against each
+# command (6 x 6 in seed 001's copies): each command is read once. Values are str and int, never changed.
+@functools.lru_cache(maxsize=512)
+def _header_params(command: str) -> tuple[str | None, tuple[Any, ...]]:
+    """The job name and the _HEADER_KEYS params a fio command line gives (None where it gives none)."""
+    given, _ = params_from_command(command)
+    return given.get("name"), tuple(given.get(key) for key in _HEADER_KEYS)

@@ -128,6 +128,14 @@ def _value(text: str) -> float | None:
     return float(text.replace(",", "."))
 
 
+def _other_column(name: str) -> tuple[str, float]:
+    """(metric name, factor) of a column _COLUMNS does not know: its name made an identifier, as printed.
+
+    Called only for such a column: as a default of .get() it was built for every value of every row.
+    """
+    return re.sub(r"\W+", "_", name).strip("_"), 1
+
+
 def _scaled(value: float | None, factor: float) -> float | None:
     return None if value is None else round(value * factor, 6)
 
@@ -207,7 +215,7 @@ class _Parser:
             elif all(value is not None for value in values):
                 device: dict[str, Any] = {"name": words[0]}
                 for name, value in zip(self.columns, values, strict=True):
-                    key, factor = _COLUMNS.get(name, (re.sub(r"\W+", "_", name).strip("_"), 1))
+                    key, factor = _COLUMNS.get(name) or _other_column(name)
                     device[key] = _scaled(value, factor)
                 self.sample["devices"].append(device)
                 self._touch(index)
@@ -246,7 +254,7 @@ def _parse_json(text: str) -> list[IostatReport]:
                         continue
                     # JSON keys drop the '%' (util, rrqm are percentages)
                     column = {"util": "%util", "rrqm": "%rrqm", "wrqm": "%wrqm", "drqm": "%drqm"}.get(key, key)
-                    name, factor = _COLUMNS.get(column, (re.sub(r"\W+", "_", key).strip("_"), 1))
+                    name, factor = _COLUMNS.get(column) or _other_column(key)
                     device[name] = _scaled(float(value), factor)
                 sample["devices"].append(device)
             report.metrics["samples"].append(sample)

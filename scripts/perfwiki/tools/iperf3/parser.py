@@ -48,6 +48,15 @@ _TCP_REST = lazyre.compile(
 )
 _END_ONLY = lazyre.compile(r"^\s*(?P<end>sender|receiver)\s*$")
 _ERROR = lazyre.compile(r"^\s*iperf3?: (?:error|interrupt) - (?P<message>.+?)\s*$")
+# The lines of a transcript, by what they start with (after blanks). Each line is tried only
+# against the patterns its first character allows: most lines are rows, and start with '['.
+_STARTS = lazyre.compile(r"^\s*(Connecting to host|Server listening on|-{11,}\s*$)")  # C, S, -
+_SERVER = lazyre.compile(r"^\s*Server listening on|^\s*Accepted connection from")  # S, A
+_REVERSE = lazyre.compile(r"^\s*Reverse mode, remote host")  # R
+_VERSION = lazyre.compile(r"^\s*iperf (?P<v>3\.\S+)")  # i
+_HEADER = lazyre.compile(r"^\s*\[ ID\]")  # [
+_SEPARATOR = lazyre.compile(r"^\s*- - - -")  # -
+_SENT = lazyre.compile(r"^\s*\[\s*(?P<id>\d+|SUM)\]\s+Sent (?P<n>\d+) datagrams")  # [
 
 
 @dataclass
@@ -82,6 +91,13 @@ def _bits_per_s(rate: str, unit: str) -> units.Number:
     if unit.endswith("Bytes"):  # -f K/M/G reports bytes per second
         return units.scaled(rate, _BYTES[unit] * 8)
     return units.scaled(rate, _BITS[unit])
+
+
+def _is_row(line: str) -> re.Match[str] | None:
+    """An interval or summary row: '[  4]   0.00-1.00   sec   818 MBytes  6.86 Gbits/sec ...'."""
+    # Every row has a rate per second; the pattern's search of a '[' after any words is slow
+    # on the lines that have none.
+    return _ROW.match(line) if "/sec" in line else None
 
 
 @dataclass
@@ -170,7 +186,8 @@ class _Parser:
         report: Iperf3Report | None = None
         state: dict[str, Any] = {}
         for index, line in enumerate(self.lines):
-            starts = re.match(r"^\s*(Connecting to host|Server listening on|-{11,}\s*$)", line)
+            first = line.lstrip()[:1]  # "" for a blank line, which no pattern below takes
+            starts = _STARTS.match(line) if first in ("C", "S", "-") else None
             if starts and (report is None or report.has_results() or state.get("rows_seen")):
                 if report is not None:
                     self._close(report, state)
@@ -183,18 +200,18 @@ class _Parser:
                 self._close(report, state)
                 report, state = None, {}
                 break  # the server's transcript repeats the same test from the other end
-            error = _ERROR.match(line)
+            error = _ERROR.match(line) if first == "i" else None
             if error:
                 if report is None:
                     report, state = self._open(index)
                 report.problems.append((index, f"iperf3 {error['message']}"))
                 continue
             if report is None:
-                if _ROW.match(line) or re.match(r"^\s*\[ ID\]", line):
+                if _is_row(line) or (first == "[" and _HEADER.match(line)):
                     report, state = self._open(index)
                 else:
                     continue
-            self._line(report, state, index, line)
+            self._line(report, state, index, line, first)
         if report is not None:
             self._close(report, state)
         return self.reports
@@ -206,15 +223,16 @@ class _Parser:
         report.metrics.update({"role": "client", "reverse": False, "bidir": False})
         return report, state
 
-    def _line(self, report: Iperf3Report, state: dict[str, Any], index: int, line: str) -> None:
+    def _line(self, report: Iperf3Report, state: dict[str, Any], index: int, line: str, first: str) -> None:
+        """One line of a report; `first` is its first character after blanks."""
         metrics = report.metrics
-        if re.match(r"^\s*Server listening on|^\s*Accepted connection from", line):
+        if first in ("S", "A") and _SERVER.match(line):
             metrics["role"] = "server"
-        elif re.match(r"^\s*Reverse mode, remote host", line):
+        elif first == "R" and _REVERSE.match(line):
             metrics["reverse"] = True
-        elif match := re.match(r"^\s*iperf (?P<v>3\.\S+)", line):
+        elif first == "i" and (match := _VERSION.match(line)):
             report.tool_version = match["v"]
-        elif re.match(r"^\s*\[ ID\]", line):
+        elif first == "[" and _HEADER.match(line):
             if "Jitter" in line or "Datagrams" in line:
                 state["udp"] = True
             if "[Role]" in line:
@@ -223,9 +241,9 @@ class _Parser:
             # iperf3 also prints a separator after every interval block, with no header after it.
             if state.get("separator"):
                 state["summary"] = True
-        elif re.match(r"^\s*- - - -", line):
+        elif first == "-" and _SEPARATOR.match(line):
             state["separator"] = True
-        elif match := re.match(r"^\s*\[\s*(?P<id>\d+|SUM)\]\s+Sent (?P<n>\d+) datagrams", line):
+        elif first == "[" and (match := _SENT.match(line)):
             # iperf3 <= 3.1 UDP: the row just above was the run's only summary.
             # When the summary table (header after a separator) already gave that row, it stays;
             # only an output with no such table has its summary as the last row before this line.
@@ -235,7 +253,7 @@ class _Parser:
             if rows and "unlabelled" not in known:
                 known = direction.summary.setdefault(match["id"], {})
                 known["unlabelled"] = rows.pop()
-        elif match := _ROW.match(line):
+        elif match := _is_row(line):
             row, end = _row(match)
             state["rows_seen"] = True
             if "jitter_ms" in row:
