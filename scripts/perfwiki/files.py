@@ -30,7 +30,7 @@ def write_atomically(target: Path, data: bytes | str) -> None:
 
 
 # A staging folder's files are new: O_EXCL refuses a path that is already there, which may be
-# a hard link to a published file (link_files) that truncating would change in place.
+# a hard link to a published file (write_files) that truncating would change in place.
 _NEW = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC
 _REPLACED = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC
 
@@ -46,9 +46,11 @@ def _write_file(path: str | Path, data: bytes, flags: int = _REPLACED) -> None:
         os.close(handle)
 
 
-def write_files(folder: str, files: dict[str, bytes]) -> None:
+def write_files(folder: str, files: dict[str, bytes], published: str | None = None) -> None:
     """Files into a staging folder (a crash leaves a folder nobody reads, never half of a published one).
 
+    With `published`, the folder where the same files were published last: each is a hard link
+    to it there, and written only when it is not there (deleted by hand, on another file system).
     Plain strings, and each subfolder made once: a report's files are thousands of small ones
     (three a run), and pathlib's joins and a mkdir per file cost more than writing them.
     """
@@ -59,23 +61,13 @@ def write_files(folder: str, files: dict[str, bytes]) -> None:
         if parent not in made:
             os.makedirs(parent, exist_ok=True)
             made.add(parent)
+        if published is not None:
+            try:
+                os.link(f"{published}/{name}", path)
+                continue
+            except OSError:
+                pass
         _write_file(path, data, _NEW)
-
-
-def link_files(published: str, folder: str, files: dict[str, bytes]) -> None:
-    """write_files, by hard links to the same files where they are published: each one that is
-    not there (deleted by hand, on another file system) is written."""
-    made: set[str] = set()
-    for name, data in files.items():
-        path = f"{folder}/{name}"
-        parent = path.rpartition("/")[0]
-        if parent not in made:
-            os.makedirs(parent, exist_ok=True)
-            made.add(parent)
-        try:
-            os.link(f"{published}/{name}", path)
-        except OSError:
-            _write_file(path, data, _NEW)
 
 
 def recover(target: Path, previous: Path) -> None:

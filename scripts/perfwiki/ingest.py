@@ -32,7 +32,7 @@ from . import cache, compare, content, datafile, exports, naming, progress, tool
 from .cache import Cache
 from .decode import decode
 from .extract import assign_ids, extract, extract_text
-from .files import link_files, link_or_copy, recover, swap_in, write_atomically, write_files
+from .files import link_or_copy, recover, swap_in, write_atomically, write_files
 from .model import Problem, Source, published_path, sha256_hex
 from .pages import index as index_pages
 from .pages.report import Report, report_documents
@@ -429,7 +429,8 @@ def _ingest(root: Path, workers: int, out: TextIO | None) -> IngestResult:
         for job in jobs:
             job.staging = staging
             job.published_before = job.key in still_published
-    to_publish = [job for job in jobs if job not in to_build] if publish else []
+    building = {job.slug for job in to_build}
+    to_publish = [job for job in jobs if job.slug not in building] if publish else []
     done = progress.bar(len(to_extract) + len(to_build), out)
     busy = len(to_extract) > 1 or len(to_build) > 1 or len(to_publish) > 1
     with _pool(workers, busy) as pool:
@@ -481,10 +482,8 @@ def publish_report(root: Path, job: ReportJob) -> ReportOutcome | None:
     if files is None:
         return build_report(root, job)
     for tree, staging in job.staging.items():
-        if job.published_before:
-            link_files(os.path.join(root, TREES[tree]), staging, files[tree])
-        else:
-            write_files(staging, files[tree])
+        published = os.path.join(root, TREES[tree]) if job.published_before else None
+        write_files(staging, files[tree], published)
     _publish_raw_files(root, job)
     return None
 
