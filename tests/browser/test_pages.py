@@ -70,6 +70,25 @@ def test_copy_button_puts_the_exact_command_on_the_clipboard(page, context, base
     assert page.evaluate("navigator.clipboard.readText()") == exact_command()
 
 
+def test_a_command_cited_in_a_narrative_copies_exactly_and_reads_well_on_a_phone(page, context, base_url_local, artifacts):
+    context.grant_permissions(
+        ["clipboard-read", "clipboard-write"], origin=base_url_local.rstrip("/").rsplit("/", 1)[0]
+    )
+    for width in (1440, 390):
+        page.set_viewport_size({"width": width, "height": 900})
+        page.goto(f"{base_url_local}reports/{REPORT}/", wait_until="networkidle")
+        figure = page.locator("figure.cite-command")
+        figure.scroll_into_view_if_needed()
+        figure.screenshot(path=str(artifacts / f"cited-command-{width}.png"))
+        # The block fits the page's width: a phone scrolls the page, never sideways.
+        box = figure.bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= width
+    button = page.locator("figure.cite-command button.copy")
+    button.click()
+    page.wait_for_function("document.querySelector('figure.cite-command button.copy').textContent === 'Copied'")
+    assert page.evaluate("navigator.clipboard.readText()") == exact_command()
+
+
 def test_copy_button_falls_back_on_a_plain_http_origin(page, context, base_url_insecure, base_url_local):
     # A secure page of the same browser reads the clipboard; start it with a sentinel so
     # that a command left there by another test cannot make this one pass.
