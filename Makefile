@@ -91,6 +91,10 @@ check: setup ingest
 	rm -rf $(CHECK_DIR)
 	$(HUGO) --panicOnWarning --printPathWarnings --baseURL $(CHECK_BASE) -d $(CHECK_DIR)/bench
 	$(VENV)/bin/python -m pagefind_bin --site $(CHECK_DIR)/bench --quiet
+	@# Every report as a portable file beside the site, linking into it: html-proofer then
+	@# checks each link back to the wiki against the pages just built.
+	for report in $$(ls content/reports | grep -v '\.md$$'); do \
+	  $(PERFWIKI) export $$report --format html --wiki /bench/ -o $(CHECK_DIR)/exports/$$report.html || exit 1; done
 	$(MAKE) --no-print-directory proof validate
 
 # The W3C Nu HTML checker over every built page (html-proofer checks links, this checks HTML).

@@ -192,6 +192,28 @@ def cmd_status(args: argparse.Namespace) -> int:
     return 1
 
 
+def cmd_export(args: argparse.Namespace) -> int:
+    from .portable import ExportError, export
+
+    root = _site_root(args.root)
+    try:
+        text = export(root, args.report, args.format, args.wiki)
+    except ExportError as error:
+        print(f"perfwiki export: {error}", file=sys.stderr)
+        return 2
+    if args.output == "-":
+        sys.stdout.write(text)
+        return 0
+    from pathlib import Path
+
+    output = Path(args.output or f"{args.report}.{args.format}")
+    from .files import write_atomically
+
+    write_atomically(output, text)
+    print(f"wrote {output} ({len(text.encode('utf-8')):,} bytes)", file=sys.stderr)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="perfwiki", description="Publish benchmark reports from raw tool output.")
     parser.add_argument("--version", action="version", version=f"perfwiki {__version__}")
@@ -225,6 +247,14 @@ def build_parser() -> argparse.ArgumentParser:
     status = sub.add_parser("status", help="list raw files changed, added or removed since the last ingest")
     status.add_argument("--root", help="site root (default: nearest folder with hugo.toml)")
     status.set_defaults(func=cmd_status)
+
+    export = sub.add_parser("export", help="one report as a self-contained HTML file or a markdown summary")
+    export.add_argument("report", help="report slug (content/reports/<slug>/)")
+    export.add_argument("--format", choices=("html", "md"), default="html")
+    export.add_argument("--output", "-o", help="file to write (default: <report>.<format>; - for standard output)")
+    export.add_argument("--wiki", help="the wiki's address, for links back to it (default: hugo.toml's baseURL)")
+    export.add_argument("--root", help="site root (default: nearest folder with hugo.toml)")
+    export.set_defaults(func=cmd_export)
 
     ingest_cmd = sub.add_parser("ingest", help="read content/, write data/")
     ingest_cmd.add_argument("--root", help="site root (default: nearest folder with hugo.toml)")

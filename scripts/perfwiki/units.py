@@ -369,7 +369,9 @@ def quantity(text: str, si: str, iec: str) -> dict[str, str]:
 
 def quantity_text(shown: dict[str, str] | str) -> str:
     """What a quantity (or a plain display string) reads as by default."""
-    return shown.get("text", shown["iec"]) if isinstance(shown, dict) else shown
+    if isinstance(shown, dict):
+        return shown["text"] if "text" in shown else shown["iec"]  # a plain {text} cell has no iec
+    return shown
 
 
 def format_relative(relative: float | None) -> str | None:

@@ -70,7 +70,9 @@ def test_copy_button_puts_the_exact_command_on_the_clipboard(page, context, base
     assert page.evaluate("navigator.clipboard.readText()") == exact_command()
 
 
-def test_a_command_cited_in_a_narrative_copies_exactly_and_reads_well_on_a_phone(page, context, base_url_local, artifacts):
+def test_a_command_cited_in_a_narrative_copies_exactly_and_reads_well_on_a_phone(
+    page, context, base_url_local, artifacts
+):
     context.grant_permissions(
         ["clipboard-read", "clipboard-write"], origin=base_url_local.rstrip("/").rsplit("/", 1)[0]
     )

@@ -120,7 +120,7 @@ def test_a_citation_that_points_nowhere_fails_the_build_with_page_line_and_id(ci
         page.write_text(original, encoding="utf-8")
     assert build.returncode != 0
     errors = [row for row in (build.stdout + build.stderr).splitlines() if row.startswith("ERROR ")]
-    assert f'content/reports/fio-iops-basics/index.md:{line}:' in errors[0], errors
+    assert f"content/reports/fio-iops-basics/index.md:{line}:" in errors[0], errors
     assert says in errors[0], errors
 
 

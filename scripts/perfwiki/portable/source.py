@@ -1,0 +1,129 @@
+"""What a portable report is made of, read from data/ and the published run exports."""
+
+from __future__ import annotations
+
+import functools
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .. import datafile
+from ..content import read_front_matter
+from ..ingest import PUBLISHED_RAW, PUBLISHED_RUNS
+from ..pages.layouts import expand_headline
+
+
+class ExportError(Exception):
+    """A report that cannot be exported; the message names the file (and line) to fix."""
+
+
+def wiki_address(root: Path) -> str:
+    """The wiki's address, for links back to it: hugo.toml's baseURL, ending with a slash."""
+    config = tomllib.loads((root / "hugo.toml").read_text(encoding="utf-8"))
+    return str(config.get("baseURL") or "/").rstrip("/") + "/"
+
+
+@dataclass
+class Source:
+    """A report as the wiki shows it: front matter, narrative, views and runs."""
+
+    root: Path
+    slug: str
+    wiki: str  # the wiki's address, ending with a slash
+    path: Path  # content/reports/<slug>/index.md
+    front: dict[str, Any]
+    narrative: str
+    narrative_line: int  # the line of index.md the narrative starts on
+    document: dict[str, Any]  # data/reports/<slug>.json
+    views: dict[str, Any]  # data/views/<slug>.json
+
+    @classmethod
+    def load(cls, root: Path, slug: str, wiki: str | None = None) -> Source:
+        path = root / "content" / "reports" / slug / "index.md"
+        if not path.is_file():
+            known = sorted(p.parent.name for p in (root / "content" / "reports").glob("*/index.md"))
+            raise ExportError(f"{path}: no such report; the reports are: {', '.join(known) or 'none'}")
+        data = root / "data"
+        document_path = data / datafile.name(f"reports/{slug}")
+        if not document_path.is_file():
+            raise ExportError(f"{document_path}: missing: run `perfwiki ingest` (or `make ingest`) first")
+        text = path.read_text(encoding="utf-8-sig")
+        narrative, line = text, 1
+        if text.startswith("---"):
+            end = text.find("\n---", 3)
+            if end >= 0:
+                after = text.find("\n", end + 4)
+                narrative = text[after + 1 :] if after >= 0 else ""
+                line = text[: after + 1].count("\n") + 1 if after >= 0 else text.count("\n") + 1
+        return cls(
+            root=root,
+            slug=slug,
+            wiki=(wiki.rstrip("/") + "/") if wiki else wiki_address(root),
+            path=path,
+            front=read_front_matter(path),
+            narrative=narrative,
+            narrative_line=line,
+            document=datafile.load(document_path),
+            views=datafile.load(data / datafile.name(f"views/{slug}")),
+        )
+
+    @property
+    def title(self) -> str:
+        return str(self.front.get("title") or self.slug)
+
+    @property
+    def relative_path(self) -> str:
+        return self.path.relative_to(self.root).as_posix()
+
+    def url(self, path: str) -> str:
+        """The wiki's address of one of its pages ("reports/x/"), for links back."""
+        return self.wiki + path
+
+    @functools.cached_property
+    def runs(self) -> list[dict[str, Any]]:
+        """Every run of the report in its order, as its published export has it (the run schema)."""
+        folder = self.root / PUBLISHED_RUNS / self.slug
+        return [datafile.load(folder / entry["id"] / "index.json") for entry in self.document["run_index"]]
+
+    @functools.cached_property
+    def titles(self) -> dict[str, str]:
+        return {entry["id"]: entry["title"] for entry in self.document["run_index"]}
+
+    def raw_file(self, run_page: dict[str, Any]) -> dict[str, Any]:
+        """The raw_files entry of the report a run's page document points to."""
+        return self.document["raw_files"][int(run_page["raw"])]
+
+    def raw_url(self, run_page: dict[str, Any]) -> str:
+        """The wiki's page of the run's raw file, opened at its lines."""
+        start, end = run_page["lines"]
+        return self.url(f"{self.raw_file(run_page)['page']}/?lines={start}-{end}#L{start}")
+
+    def download_url(self, run_page: dict[str, Any]) -> str:
+        return self.url(self.raw_file(run_page)["source"].removeprefix("content/"))
+
+
+@functools.cache
+def _other(root: Path, slug: str, wiki: str) -> Source | None:
+    try:
+        return Source.load(root, slug, wiki)
+    except ExportError:
+        return None
+
+
+def report(source: Source, slug: str) -> Source | None:
+    """This report, or another of the same wiki (a narrative may cite it), or None."""
+    return source if slug == source.slug else _other(source.root, slug, source.wiki)
+
+
+def run_page(source: Source, run_id: str) -> dict[str, Any]:
+    """A run's page document (data/runs/<report>/<id>.json): headline, command, lines, raw file."""
+    return datafile.load(source.root / "data" / datafile.name(f"runs/{source.slug}/{run_id}"))
+
+
+def headline(page: dict[str, Any]) -> list[dict[str, Any]]:
+    return expand_headline(page["headline"]) if page.get("headline") else []
+
+
+def exports_url(source: Source) -> str:
+    return source.url(f"{PUBLISHED_RAW.name}/{source.slug}/index.json")

@@ -1,0 +1,104 @@
+"""`perfwiki export REPORT --format md`: a report's verdicts, tables and commands as markdown, to
+paste into a ticket or a pull request. Every value links to its run page on the wiki."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .source import Source, run_page
+from .tables import Cell, table, verdict
+
+
+def _escaped(text: str) -> str:
+    """Text for a markdown table cell or link: pipes and brackets would end them."""
+    return text.replace("\\", "\\\\").replace("|", "\\|").replace("[", "\\[").replace("]", "\\]")
+
+
+def _fenced(code: str, language: str = "sh") -> list[str]:
+    fence = "```"
+    while fence in code:
+        fence += "`"
+    return [f"{fence}{language}", code, fence]
+
+
+def _cell(source: Source, cell: Cell) -> str:
+    if cell.value is None:
+        return "n/a"
+    text = f"[{_escaped(cell.value)}]({source.url(f'runs/{source.slug}/{cell.run}/')})" if cell.run else cell.value
+    return text + (f" ({cell.relative})" if cell.relative else "") + (" *manual*" if cell.manual else "")
+
+
+def _block(source: Source, block: dict[str, Any]) -> list[str]:
+    """The block's verdict and table. A table wider than it is long is turned on its side (a row per
+    scenario, a column per environment), so it stays readable in a ticket's narrow column."""
+    shown = table(block)
+    lines = [f"### {block['title']}", ""]
+    if said := verdict(block):
+        lines += [said, ""]
+    labels = []
+    for row in shown.rows:
+        label = f"[{_escaped(row.label)}]({source.url(row.link)})" if row.link else _escaped(row.label)
+        labels.append(label + (" (baseline)" if row.baseline else ""))
+    grid = [[_cell(source, cell) for cell in row.cells] for row in shown.rows]
+    header, body = (
+        [_escaped(shown.corner), *map(_escaped, shown.columns)],
+        [[label, *cells] for label, cells in zip(labels, grid, strict=True)],
+    )
+    if len(shown.columns) > len(shown.rows):
+        header = ["", *labels]
+        body = [[_escaped(column), *(cells[index] for cells in grid)] for index, column in enumerate(shown.columns)]
+    lines.append("| " + " | ".join(header) + " |")
+    lines.append("|---|" + "---:|" * (len(header) - 1))
+    lines += ["| " + " | ".join(row) + " |" for row in body]
+    return [*lines, ""]
+
+
+def _commands(source: Source) -> list[str]:
+    lines = ["## Commands", ""]
+    by_environment: dict[str, list[dict[str, Any]]] = {}
+    for run in source.runs:
+        by_environment.setdefault(run["environment"], []).append(run)
+    for environment in source.document["environments"]:
+        runs = by_environment.get(environment, [])
+        if not runs:
+            continue
+        lines += [f"### {environment}", ""]
+        for run in runs:
+            run_id = run["id"]
+            link = f"[{_escaped(source.titles[run_id])}]({source.url(f'runs/{source.slug}/{run_id}/')})"
+            if not run.get("command"):
+                why = (
+                    "typed by hand, no raw output"
+                    if run.get("format") == "manual"
+                    else "the raw output shows no command"
+                )
+                lines += [f"- {link}: {why}", ""]
+                continue
+            page = run_page(source, run_id)
+            start, end = page["lines"]
+            raw = source.raw_file(page)["source"].rsplit("/", 1)[-1]
+            lines += [f"- {link} ([{_escaped(raw)}, lines {start}–{end}]({source.raw_url(page)})):", ""]
+            lines += ["  " + line if line else line for line in _fenced(run["command"])] + [""]
+    return lines
+
+
+def summary(source: Source) -> str:
+    front = source.front
+    head = [str(front["date"])] if front.get("date") else []
+    if len(source.document["environments"]) > 1 and source.document.get("baseline"):
+        head.append(f"baseline: {source.document['baseline']}")
+    head.append(f"[on the wiki]({source.url(f'reports/{source.slug}/')})")
+    lines = [f"# {source.title}", "", " · ".join(head), ""]
+    if front.get("summary"):
+        lines += [" ".join(str(front["summary"]).split()), ""]
+    blocks = source.views.get("blocks", [])
+    verdicts = [(block, verdict(block)) for block in blocks if verdict(block)]
+    if verdicts:
+        lines += ["## At a glance", ""] + [f"- **{block['title']}**: {said}" for block, said in verdicts] + [""]
+    if blocks:
+        lines += ["## " + ("Comparisons" if len(source.document["environments"]) > 1 else "Results"), ""]
+        for block in blocks:
+            lines += _block(source, block)
+    lines += _commands(source)
+    lines.append(f"Exported by {source.document.get('generator', 'perfwiki')} from {source.relative_path}.")
+    return "\n".join(lines).rstrip("\n") + "\n"
