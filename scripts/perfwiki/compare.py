@@ -32,7 +32,7 @@ def fingerprint_key(print_: dict[str, Any]) -> str:
     return "-".join(str(value).lower().replace(" ", "") for value in print_.values() if value is not None)
 
 
-def _name(tool: str, key: str) -> str:
+def parameter_name(tool: str, key: str) -> str:
     """How a page names a fingerprint parameter: 'bs_bytes' -> 'block size'."""
     return tools.get(tool).fingerprint_names.get(key, key) if tool in tools.NAMES else key
 
@@ -55,7 +55,7 @@ def differences(reference: dict[str, Any], other: dict[str, Any]) -> list[str]:
     found = []
     for key in reference:
         if reference.get(key) != other.get(key):
-            name = _name(reference["tool"], key)
+            name = parameter_name(reference["tool"], key)
             found.append(f"{name} {_shown(key, other.get(key))}, not {_shown(key, reference.get(key))}")
     return found
 
@@ -63,7 +63,7 @@ def differences(reference: dict[str, Any], other: dict[str, Any]) -> list[str]:
 def describe(print_: dict[str, Any]) -> str:
     """A short human description of a fingerprint, for column subtitles and scenario pages."""
     shown = [
-        f"{_name(print_['tool'], key)} {_shown(key, value)}"
+        f"{parameter_name(print_['tool'], key)} {_shown(key, value)}"
         for key, value in print_.items()
         if key != "tool" and value is not None
     ]
@@ -271,7 +271,7 @@ def _column_entry(column: Column, metric: Metric) -> dict[str, Any]:
     if column.original:
         entry["original"] = column.original
     if column.ignored:
-        entry["compared_across"] = [_name(column.tool, key) for key in column.ignored]
+        entry["compared_across"] = [parameter_name(column.tool, key) for key in column.ignored]
     return entry
 
 

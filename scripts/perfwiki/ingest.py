@@ -456,7 +456,8 @@ def _ingest(root: Path, workers: int, out: TextIO | None) -> IngestResult:
             index_files = _encoded({"data": index_pages.index_files(shares)})
             store.save("files", index_key, index_files)
         if runs_list is None:
-            runs_list = _encoded({"runs": {"index.json": index_pages.runs_list(shares)}})
+            lists = {"index.json": index_pages.runs_list(shares), "compare.json": index_pages.compare_index(shares)}
+            runs_list = _encoded({"runs": lists})
             store.save("files", runs_list_key, runs_list)
     if staging is not None:
         for files in (index_files, runs_list):

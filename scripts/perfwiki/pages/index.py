@@ -2,21 +2,24 @@
 
 from __future__ import annotations
 
+import statistics
 from typing import Any
 
 from .. import datafile, tools, units
-from ..compare import describe, fingerprint_key, parameter_text
+from ..compare import describe, fingerprint_key, parameter_name, parameter_text
 from ..model import Run
 from . import layouts
 from .run import page_title
 
 
-def _headline(run: Run, part: str | None) -> list[tuple[str, Any]]:
-    """The metrics a scenario page lists per run, displayed."""
+def _headline(run: Run, part: str | None) -> list[tuple[str, Any, Any]]:
+    """The metrics a scenario page lists per run: (title, displayed, number in its canonical unit)."""
     shown = []
     for metric in tools.get(run.tool).metrics:
         value = metric.read(run, part)
-        shown.append((metric.title, units.format_value(value, metric.unit) if metric.unit != "per test" else value))
+        shown.append(
+            (metric.title, units.format_value(value, metric.unit) if metric.unit != "per test" else value, value)
+        )
     return shown
 
 
@@ -68,12 +71,14 @@ def index_share(report: str, runs: list[Run], title: str | None = None) -> dict[
                     "run": run.id,
                     "environment": run.environment,
                     "title": run.title,
-                    "values": [value for _, value in headline],
+                    "values": [value for _, value, _ in headline],
+                    # The numbers behind them, for the compare page (compare_index); not in data/.
+                    "numbers": [number for _, _, number in headline],
                 }
             )
             if len(scenario["series"]) <= OVERLAID:  # one more says the chart is left out (_scenario_charts)
                 scenario["series"].append(tools.get(run.tool).overlay_series(run, print_))
-            scenario["columns"] = [title for title, _ in headline]
+            scenario["columns"] = [title for title, _, _ in headline]
             if key not in tool["scenarios"]:
                 tool["scenarios"].append(key)
     return {
@@ -241,7 +246,7 @@ def index_files(shares: list[dict[str, Any]]) -> dict[str, str]:
 def _scenario_document(scenario: dict[str, Any]) -> dict[str, Any]:
     """What a scenario page reads: its runs without their titles, which the page takes from each
     run page's (its title, then " — " and its environment: run.page_title)."""
-    runs = [{key: value for key, value in run.items() if key != "title"} for run in scenario["runs"]]
+    runs = [{key: value for key, value in run.items() if key not in ("title", "numbers")} for run in scenario["runs"]]
     return {**scenario, "runs": runs}
 
 
@@ -271,3 +276,67 @@ def runs_list(shares: list[dict[str, Any]]) -> str:
     runs.sort(key=lambda run: (run["title"].lower(), run["report"], run["id"]))
     reports = {share["report"]: share["title"] for share in shares}
     return datafile.dump({"reports": reports, "runs": runs})
+
+
+def compare_index(shares: list[dict[str, Any]]) -> str:
+    """What the compare page (js/compare.js) picks from, in one file (runs/compare.json): per scenario
+    (one fingerprint), each environment's runs and the median of each metric over them.
+
+    A scenario is one fingerprint, so the page can only put side by side runs that did the same
+    thing; each carries its parameters by name, for the page to say what differs when an environment
+    ran a near scenario instead.
+    """
+    merged: dict[str, dict[str, Any]] = {}
+    for share in sorted(shares, key=lambda share: share["report"]):
+        for key, found in share["scenarios"].items():
+            merged.setdefault(key, {**found, "runs": []})["runs"].extend(found["runs"])
+    used: dict[str, dict[str, Any]] = {}
+    scenarios = []
+    counts: dict[str, int] = {}
+    for key in sorted(merged):
+        scenario = merged[key]
+        tool = tools.get(scenario["tool"])
+        if not tool.metrics:
+            continue  # nothing to put side by side (iostat samples a device; it has no result)
+        used.setdefault(
+            tool.name,
+            {
+                "metrics": [
+                    {"title": metric.title, "unit": metric.unit, "higher": metric.higher_is_better}
+                    for metric in tool.metrics
+                ]
+            },
+        )
+        by_environment: dict[str, dict[str, Any]] = {}
+        for run in scenario["runs"]:
+            cell = by_environment.setdefault(run["environment"], {"runs": [], "numbers": []})
+            cell["runs"].append([run["report"], run["run"]])
+            cell["numbers"].append(run["numbers"])
+            counts[run["environment"]] = counts.get(run["environment"], 0) + 1
+        print_ = scenario["fingerprint"]
+        scenarios.append(
+            {
+                "key": key,
+                "tool": tool.name,
+                "title": scenario["description"],
+                "params": [
+                    [parameter_name(tool.name, name), parameter_text(name, value) or "unknown"]
+                    for name, value in print_.items()
+                    if name != "tool" and value is not None
+                ],
+                "cells": {
+                    env: {
+                        "runs": cell["runs"],
+                        "values": [_median(column) for column in zip(*cell["numbers"], strict=True)],
+                    }
+                    for env, cell in sorted(by_environment.items())
+                },
+            }
+        )
+    return datafile.dump({"environments": dict(sorted(counts.items())), "tools": used, "scenarios": scenarios})
+
+
+def _median(values: tuple[Any, ...]) -> float | None:
+    """The median of a metric over an environment's runs of one scenario (None when none measured it)."""
+    numbers = [value for value in values if isinstance(value, (int, float)) and not isinstance(value, bool)]
+    return statistics.median(numbers) if numbers else None

@@ -1,0 +1,353 @@
+// The compare page: any environments side by side on the scenarios they ran, as ratios to a
+// baseline the reader picks, or to the best of each scenario (×N, as ClickBench shows it).
+// Everything comes from runs/compare.json, written by perfwiki ingest (pages/index.py
+// compare_index): per scenario (one fingerprint) and environment, the median of each metric.
+// Runs of different fingerprints are never put in one row: a scenario is one fingerprint, and an
+// environment that ran a near one instead is named with what differs.
+
+import { drawChart } from "./charts.js";
+import { scaleFor, significant, text as formatted } from "./format.js";
+
+// A metric's value as the wiki prints it; UnixBench's numbers have a unit of their own per test.
+const text = (scale, value) => (scale.unit === "per test" ? significant(value) : formatted(scale, value));
+
+const root = document.getElementById("compare");
+const base = root.dataset.base;
+const state = { envs: [], scenarios: [], ref: "", metric: "" };
+let data = null;
+let titles = {};
+
+const $ = (id) => document.getElementById(id);
+const el = (tag, attributes = {}, ...children) => {
+  const node = document.createElement(tag);
+  Object.entries(attributes).forEach(([key, value]) => {
+    if (key === "class") node.className = value;
+    else if (key in node && typeof value !== "string") node[key] = value;
+    else node.setAttribute(key, value);
+  });
+  children.flat().forEach((child) => node.append(child instanceof Node ? child : document.createTextNode(child)));
+  return node;
+};
+
+// ---- the selection, in the address -------------------------------------------------------
+
+function readAddress() {
+  const params = new URLSearchParams(window.location.search);
+  const list = (name) => (params.get(name) || "").split(",").filter(Boolean);
+  state.envs = list("env").filter((env) => env in data.environments);
+  state.scenarios = list("scenario").filter((key) => data.byKey.has(key));
+  state.ref = params.get("ref") || "";
+  state.metric = params.get("metric") || "";
+}
+
+function address() {
+  const params = new URLSearchParams();
+  if (state.envs.length) params.set("env", state.envs.join(","));
+  if (state.scenarios.length) params.set("scenario", state.scenarios.join(","));
+  if (state.ref) params.set("ref", state.ref);
+  if (state.metric) params.set("metric", state.metric);
+  const query = params.toString().replaceAll("%2C", ",");
+  return `${window.location.origin}${window.location.pathname}${query ? `?${query}` : ""}`;
+}
+
+// ---- what is compared ----------------------------------------------------------------------
+
+// The scenarios at least two picked environments ran: the only ones where a ratio says anything.
+function sharedScenarios() {
+  return data.scenarios.filter((s) => state.envs.filter((env) => s.cells[env]).length >= 2);
+}
+
+function shownScenarios() {
+  const picked = state.scenarios.length ? state.scenarios.map((key) => data.byKey.get(key)) : sharedScenarios();
+  return picked.filter(Boolean);
+}
+
+// The metric a row compares: the chosen one when its tool measures it, else the tool's first.
+function metricOf(scenario) {
+  const metrics = data.tools[scenario.tool].metrics;
+  if (!metrics.length) return null;
+  const index = state.metric ? metrics.findIndex((m) => m.title === state.metric) : 0;
+  return index < 0 ? null : { index, ...metrics[index] };
+}
+
+// A ratio where more is better, whatever the metric's direction: 2× is twice as good.
+function speedup(value, reference, higher) {
+  if (!value || !reference) return null;
+  return higher ? value / reference : reference / value;
+}
+
+function geometricMean(values) {
+  const kept = values.filter((v) => v && v > 0);
+  if (!kept.length) return null;
+  return Math.exp(kept.reduce((sum, v) => sum + Math.log(v), 0) / kept.length);
+}
+
+// What differs between two fingerprints, as compare.differences says it in Python:
+// "block size 8 KiB, not 4 KiB".
+function differences(reference, other) {
+  const theirs = new Map(other.params);
+  const found = [];
+  reference.params.forEach(([name, value]) => {
+    const their = theirs.has(name) ? theirs.get(name) : "unknown";
+    if (their !== value) found.push(`${name} ${their}, not ${value}`);
+  });
+  other.params.forEach(([name, value]) => {
+    if (!reference.params.some(([n]) => n === name)) found.push(`${name} ${value}, not unknown`);
+  });
+  return found;
+}
+
+// The scenario of the same tool an environment ran that is nearest to one it did not run.
+function nearest(scenario, env) {
+  let best = null;
+  data.scenarios.forEach((other) => {
+    if (other.tool !== scenario.tool || !other.cells[env] || other === scenario) return;
+    const differ = differences(scenario, other);
+    if (!best || differ.length < best.differ.length) best = { other, differ };
+  });
+  return best;
+}
+
+// ---- drawing ------------------------------------------------------------------------------
+
+// A scenario in a few words: "fio randread, 4 KiB, queue depth 16, jobs 1, direct, posixaio". A
+// number or a yes/no keeps its parameter's name; the direction is implied by the rw mode.
+function short(scenario) {
+  const words = scenario.params
+    .filter(([name]) => name !== "direction")
+    .map(([name, value]) => (/^(\d+|True|False)$/.test(value) ? `${name} ${value}` : value));
+  return `${scenario.tool} ${words.join(", ")}`;
+}
+
+function runLink(cell, label) {
+  const [report, run] = cell.runs[0];
+  return el("a", { href: `${base}runs/${report}/${run}/` }, label);
+}
+
+function ratioText(ratio) {
+  return ratio === null ? "" : `${significant(ratio, 3)}×`;
+}
+
+const plural = (count, word) => `${count} ${word}${count === 1 ? "" : "s"}`;
+const missing = (value) => value === null || value === undefined;
+
+// What the picked environments are measured against: one of them (the baseline), or the best of
+// each scenario ("best"), whose ratios read as ×N of the best (1× is the best, more is worse).
+function against() {
+  const best = state.ref === "best";
+  const reference = best ? null : state.envs.includes(state.ref) ? state.ref : state.envs[0];
+  return { best, reference };
+}
+
+function headRow(envs, reference) {
+  const row = el("tr", {}, el("th", { scope: "col" }, "Scenario"));
+  envs.forEach((env) => {
+    const link = el("a", { href: `${base}environments/${env}/` }, env);
+    row.append(el("th", { scope: "col" }, link, env === reference ? el("span", { class: "muted" }, " (baseline)") : ""));
+  });
+  return el("thead", {}, row);
+}
+
+// One scenario's row: each environment's value and its ratio; an environment that did not run
+// this scenario is "not run", with the near scenario it ran instead (kept in `refused`).
+function scenarioRow(scenario, metric, how, ratios, refused) {
+  const { best, reference } = how;
+  const envs = state.envs;
+  const values = envs.map((env) => (scenario.cells[env] ? scenario.cells[env].values[metric.index] : null));
+  const present = values.filter((v) => !missing(v));
+  const scale = scaleFor(present, metric.unit);
+  const referenceCell = scenario.cells[reference];
+  let target = referenceCell ? referenceCell.values[metric.index] : null;
+  if (best) target = metric.higher ? Math.max(...present) : Math.min(...present);
+  const name = el("a", { href: `${base}scenarios/${scenario.key}/`, title: scenario.title }, short(scenario));
+  const measured = `${metric.title}, ${metric.higher ? "higher" : "lower"} is better`;
+  const row = el("tr", {}, el("th", { scope: "row" }, name, el("br"), el("span", { class: "muted" }, measured)));
+  envs.forEach((env, i) => {
+    const cell = scenario.cells[env];
+    if (!cell || missing(values[i])) {
+      const near = nearest(scenario, env);
+      if (near) refused.push({ env, scenario, near });
+      const why = near
+        ? `not run: ${env} ran ${short(near.other)} instead (${near.differ.join("; ")}): another scenario`
+        : `not run: ${env} has no ${scenario.tool} run of this scenario`;
+      row.append(el("td", { class: "missing", title: why }, "not run"));
+      return;
+    }
+    const up = target ? speedup(values[i], target, metric.higher) : null;
+    if (up !== null) ratios.get(env).push(up);
+    const ratio = up === null ? null : best ? 1 / up : up;
+    let verdict = "";
+    if (!best && env !== reference && ratio !== null) verdict = ratio >= 1.05 ? "better" : ratio <= 1 / 1.05 ? "worse" : "";
+    const repeats = cell.runs.length > 1 ? ` (median of ${cell.runs.length})` : "";
+    const shown = ratio === null || env === reference ? "" : el("span", { class: "rel" }, ` ${ratioText(ratio)}`);
+    row.append(el("td", verdict ? { class: verdict } : {}, runLink(cell, text(scale, values[i])), repeats, shown));
+  });
+  return row;
+}
+
+// The summary: the geometric mean of each environment's ratios over the scenarios it ran.
+function summaryRow(summary, ratios, how) {
+  const said = how.best
+    ? "×N of the best (geometric mean; 1× is the best)"
+    : `Speed against ${how.reference} (geometric mean; above 1× is better)`;
+  const row = el("tr", { class: "compare-summary" }, el("th", { scope: "row" }, said));
+  state.envs.forEach((env, i) => {
+    let cell = `${ratioText(summary[i])} over ${plural(ratios.get(env).length, "scenario")}`;
+    if (env === how.reference) cell = "baseline";
+    else if (summary[i] === null) {
+      const why = "no scenario in common: see “Not side by side” below";
+      cell = el("span", { class: "missing", title: why }, "no scenario in common");
+    }
+    row.append(el("td", {}, cell));
+  });
+  return row;
+}
+
+function refusedList(refused) {
+  const list = el("ul");
+  refused.forEach(({ env, scenario, near }) => {
+    const said = `${env} did not run ${short(scenario)}; its nearest run, ${short(near.other)}, differs: `;
+    list.append(el("li", {}, `${said}${near.differ.join("; ")}. Not put side by side.`));
+  });
+  const title = `Not side by side: ${plural(refused.length, "run")} of another scenario`;
+  return el("details", { class: "left-out", id: "compare-refused" }, el("summary", {}, title), list);
+}
+
+function render() {
+  const envs = state.envs;
+  const result = $("compare-result");
+  result.replaceChildren();
+  $("compare-url").textContent = address();
+  window.history.replaceState(null, "", address());
+  if (envs.length < 2) {
+    result.append(el("p", { class: "muted" }, "Pick two or more environments to compare them."));
+    return;
+  }
+  const how = against();
+  const rows = shownScenarios();
+  const ratios = new Map(envs.map((env) => [env, []]));
+  const refused = [];
+  const body = el("tbody");
+  rows.forEach((scenario) => {
+    const metric = metricOf(scenario);
+    if (metric) body.append(scenarioRow(scenario, metric, how, ratios, refused));
+  });
+  const summary = envs.map((env) => {
+    const mean = geometricMean(ratios.get(env));
+    return mean && how.best ? 1 / mean : mean;
+  });
+  body.prepend(summaryRow(summary, ratios, how));
+  const caption = how.best
+    ? "How many times the best each environment is, over the scenarios below (1× is the best; lower is better)"
+    : `Each environment against ${how.reference}, over the scenarios below (above 1× is better)`;
+  const chart = el("div", { class: "chart__plot compare-chart", id: "compare-chart", role: "img", "aria-label": caption });
+  result.append(el("figure", { class: "chart" }, el("figcaption", {}, caption), chart));
+  result.append(el("div", { class: "table-wrap" }, el("table", { class: "comparison compare-table" }, headRow(envs, how.reference), body)));
+  if (!rows.length) {
+    const said = "The picked environments have no scenario in common: no two of them ran one test with the same parameters.";
+    result.append(el("p", { class: "missing" }, said));
+  }
+  if (refused.length) result.append(refusedList(refused));
+  drawChart(chart, {
+    kind: "bars",
+    unit: "×",
+    labels: envs.map((env, i) => {
+      if (env === how.reference) return `${env} (baseline)`;
+      return summary[i] === null ? `${env} (none in common)` : env;
+    }),
+    series: [{ values: summary.map((v) => (v === null ? null : Number(significant(v, 3)))) }],
+    baseline: how.best ? null : 1,
+    colours: envs.map((env) => (env === how.reference ? "#8c8c8c" : "#4e79a7")),
+  });
+}
+
+// ---- the controls -------------------------------------------------------------------------
+
+function checklist(container, items, checked, onChange) {
+  const item = ({ value, label, detail }) => {
+    const box = el("input", { type: "checkbox", value, checked: checked.includes(value), onchange: onChange });
+    const filter = `${value} ${label} ${detail}`.toLowerCase();
+    return el("label", { class: "checklist__item", "data-filter": filter }, box, " ", label, el("span", { class: "muted" }, ` ${detail}`));
+  };
+  container.replaceChildren(...items.map(item));
+}
+
+function filtering(input, container) {
+  input.addEventListener("input", () => {
+    const words = input.value.toLowerCase().split(/\s+/).filter(Boolean);
+    container.querySelectorAll(".checklist__item").forEach((item) => {
+      item.hidden = !words.every((word) => item.dataset.filter.includes(word));
+    });
+  });
+}
+
+// Toggling a value keeps the others in the order they were picked in.
+const toggled = (list, value, on) => [...list.filter((item) => item !== value), ...(on ? [value] : [])];
+
+function environmentPicker(onChange) {
+  const items = Object.keys(data.environments)
+    .sort()
+    .map((env) => ({ value: env, label: env, detail: titles[env] || "" }));
+  checklist($("compare-envs"), items, state.envs, onChange);
+  filtering($("compare-env-filter"), $("compare-envs"));
+}
+
+// The scenarios offered: those two or more picked environments ran, and any picked before.
+function scenarioPicker() {
+  const offered = data.scenarios.filter(
+    (s) => state.envs.filter((env) => s.cells[env]).length >= 2 || state.scenarios.includes(s.key),
+  );
+  const items = offered.map((s) => ({ value: s.key, label: short(s), detail: "" }));
+  checklist($("compare-scenarios"), items, state.scenarios, (event) => {
+    state.scenarios = toggled(state.scenarios, event.target.value, event.target.checked);
+    render();
+  });
+  $("compare-scenarios-note").textContent = offered.length
+    ? `${plural(offered.length, "scenario")} that two or more picked environments ran; none picked shows them all.`
+    : "Pick environments first: the scenarios two of them ran appear here.";
+  $("compare-env-count").textContent = state.envs.length ? ` (${state.envs.length} picked)` : "";
+}
+
+function referencePicker() {
+  const options = state.envs.map((env) => el("option", { value: env, selected: env === state.ref }, `${env} (baseline)`));
+  const best = el("option", { value: "best", selected: state.ref === "best" }, "the best of each scenario (×N)");
+  $("compare-ref").replaceChildren(...options, best);
+}
+
+function controls() {
+  environmentPicker((event) => {
+    state.envs = toggled(state.envs, event.target.value, event.target.checked);
+    scenarioPicker();
+    referencePicker();
+    render();
+  });
+  scenarioPicker();
+  filtering($("compare-scenario-filter"), $("compare-scenarios"));
+  referencePicker();
+  $("compare-ref").addEventListener("change", (event) => {
+    state.ref = event.target.value;
+    render();
+  });
+  const metrics = [...new Set(Object.values(data.tools).flatMap((tool) => tool.metrics.map((m) => m.title)))];
+  const options = metrics.map((title) => el("option", { value: title, selected: title === state.metric }, title));
+  $("compare-metric").replaceChildren(el("option", { value: "" }, "each tool's main metric"), ...options);
+  $("compare-metric").addEventListener("change", (event) => {
+    state.metric = event.target.value;
+    render();
+  });
+}
+
+async function start() {
+  titles = JSON.parse($("compare-titles").textContent);
+  data = await (await fetch(root.dataset.source)).json();
+  data.byKey = new Map(data.scenarios.map((s) => [s.key, s]));
+  readAddress();
+  controls();
+  $("compare-form").hidden = false;
+  document.querySelectorAll(".compare-link").forEach((node) => {
+    node.hidden = false;
+  });
+  render();
+}
+
+start();

@@ -1,0 +1,108 @@
+"""The compare page in Chromium: any environments side by side as ratios to a baseline or to the
+best, a selection the address keeps, and runs of another fingerprint refused with the reason."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+
+from perfwiki import units
+from support import ROOT
+
+pytestmark = pytest.mark.browser
+PICKED = ["r730-host", "centos-vm-cache-none", "centos-vm-writeback", "win2008-vm-writeback"]
+RANDREAD = "fio randread, 4 KiB, queue depth 16, jobs 1, direct, posixaio"
+RANDREAD_KEY = "fio-read-randread-4096-16-1-direct-posixaio"
+
+
+def compare_data() -> dict:
+    document = json.loads((ROOT / "site" / "static" / "runs" / "compare.json").read_text(encoding="utf-8"))
+    document["scenarios_by_key"] = {scenario["key"]: scenario for scenario in document["scenarios"]}
+    return document
+
+
+def row_cells(page, title: str) -> list[str]:
+    row = page.locator("#compare-result tbody tr", has=page.locator(f'th a:text-is("{title}")'))
+    return [" ".join(text.split()) for text in row.locator("td").all_inner_texts()]
+
+
+def expected_mean(env: str, reference: str) -> str:
+    """The geometric mean of env's IOPS ratios to the reference, over the scenarios both ran, computed here."""
+    ratios = []
+    for scenario in compare_data()["scenarios"]:
+        cells = scenario["cells"]
+        if scenario["tool"] == "fio" and env in cells and reference in cells and all(e in cells for e in PICKED[:3]):
+            ratios.append(cells[env]["values"][0] / cells[reference]["values"][0])
+    mean = math.exp(sum(map(math.log, ratios)) / len(ratios))
+    return f"{three_digits(mean)} over {len(ratios)} scenarios"
+
+
+def three_digits(ratio: float) -> str:
+    return f"{float(f'{ratio:.3g}'):g}×"
+
+
+def test_picked_environments_side_by_side_against_a_baseline(page, base_url_local, artifacts):
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+    page.set_viewport_size({"width": 1440, "height": 1000})
+    page.goto(f"{base_url_local}compare/?env={','.join(PICKED)}")
+    page.locator("#compare-result table").wait_for()
+    assert row_cells(page, RANDREAD) == ["195", "245 1.26×", "13,000 66.7×", "not run"]
+    summary = [" ".join(t.split()) for t in page.locator("#compare-result tr.compare-summary td").all_inner_texts()]
+    assert summary == [
+        "baseline",
+        expected_mean("centos-vm-cache-none", "r730-host"),
+        expected_mean("centos-vm-writeback", "r730-host"),
+        "no scenario in common",
+    ]
+    # The Windows guest ran fio with another engine: refused, and why.
+    refused = page.locator("#compare-refused")
+    refused.locator("summary").click()
+    assert "win2008-vm-writeback did not run " + RANDREAD in refused.inner_text()
+    assert "engine windowsaio, not posixaio" in refused.inner_text()
+    page.locator("#compare-chart svg.main-svg").first.wait_for(state="visible")
+    page.screenshot(path=str(artifacts / "compare-1440.png"), full_page=True)
+    assert errors == []
+
+
+def test_against_the_best_of_each_scenario(page, base_url_local):
+    page.goto(f"{base_url_local}compare/?env={','.join(PICKED[:3])}&ref=best")
+    page.locator("#compare-result table").wait_for()
+    # 13,000 IOPS is the best of the three: the others are that many times slower.
+    assert row_cells(page, RANDREAD) == ["195 66.7×", "245 53.1×", "13,000 1×"]
+    assert page.locator("#compare-ref").input_value() == "best"
+
+
+def test_the_address_keeps_the_selection(page, base_url_local):
+    page.set_viewport_size({"width": 390, "height": 900})
+    page.goto(f"{base_url_local}compare/?env=r730-host,centos-vm-cache-none")
+    page.locator("#compare-result table").wait_for()
+    page.locator("#compare-env-filter").fill("writeback q4")
+    visible = [label for label in page.locator("#compare-envs label:visible").all_inner_texts()]
+    assert [label.split()[0] for label in visible] == ["centos-vm-writeback-q4", "win2008-vm-writeback-q4"]
+    page.locator('#compare-envs input[value="centos-vm-writeback-q4"]').check()
+    page.locator('#compare-scenarios input[value="fio-read-randread-4096-16-1-direct-posixaio"]').check()
+    page.locator("#compare-metric").select_option("Mean completion latency")
+    url = page.url
+    assert "env=r730-host,centos-vm-cache-none,centos-vm-writeback-q4" in url
+    assert "scenario=fio-read-randread-4096-16-1-direct-posixaio" in url and "metric=Mean+completion+latency" in url
+    assert page.locator("#compare-url").inner_text() == url
+    page.goto(url)
+    page.locator("#compare-result table").wait_for()
+    assert page.locator('#compare-envs input[value="centos-vm-writeback-q4"]').is_checked()
+    assert page.locator("#compare-result tbody tr").count() == 2  # the summary, and the one scenario picked
+    # Mean completion latency, lower is better: the ratio is how many times faster than the baseline.
+    latency = {
+        env: cell["values"][2] for env, cell in compare_data()["scenarios_by_key"][RANDREAD_KEY]["cells"].items()
+    }
+    shown = ["r730-host", "centos-vm-cache-none", "centos-vm-writeback-q4"]
+    scale = units.scale_for([latency[env] for env in shown], "ns")
+    shown_cells = [scale.text(latency["r730-host"])]
+    for env in shown[1:]:
+        speedup = latency["r730-host"] / latency[env]
+        shown_cells.append(f"{scale.text(latency[env])} {three_digits(speedup)}")
+    assert row_cells(page, RANDREAD) == shown_cells
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
