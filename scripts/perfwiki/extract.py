@@ -17,12 +17,14 @@ from .decode import decode
 from .model import Problem, Run, Source, sha256_hex, slug
 from .segments import Segment, physical_lines, split
 from .tools.base import Tool, ToolReport
+from .tools.fio import logs as fio_logs
 
 
 @dataclass
 class Extracted:
     runs: list[Run] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
+    log: fio_logs.Log | None = None  # a fio log file: the run that wrote it carries it (tools/fio/logs.py)
 
 
 def _loose_command(tool: Tool, report: ToolReport, loose: list[Segment]) -> Segment | None:
@@ -105,6 +107,8 @@ def extract_text(text: str, source: Source) -> Extracted:
     path = source.path
     if path.replace("\\", "/").rsplit("/", 1)[-1] in manual.FILE_NAMES:
         out.runs, out.problems = manual.parse(path, text, source.sha256)
+    elif fio_logs.is_log(path):
+        out.log, out.problems = fio_logs.parse(path, text)
     else:
         _extract_transcript(text, source, out)
         if not out.runs and not out.problems:

@@ -36,6 +36,7 @@ from .files import link_or_copy, recover, swap_in, write_atomically, write_files
 from .model import Problem, Source, published_path, sha256_hex
 from .pages import index as index_pages
 from .pages.report import Report, report_documents
+from .tools.fio import logs as fio_logs
 from .redact import Redactor, Rules, prompt_hosts, rules_from_config
 
 if TYPE_CHECKING:
@@ -227,8 +228,8 @@ def extract_file(root: Path, raw_file: RawFile) -> None:
     store.save("extract", raw_file.key, _found(extract_text(text, source)))
 
 
-def _found(extracted: Any) -> tuple[list[Any], list[Problem]]:
-    return extracted.runs, extracted.problems
+def _found(extracted: Any) -> tuple[list[Any], list[Problem], Any]:
+    return extracted.runs, extracted.problems, extracted.log
 
 
 def build_report(root: Path, job: ReportJob) -> ReportOutcome:
@@ -236,16 +237,20 @@ def build_report(root: Path, job: ReportJob) -> ReportOutcome:
     store = Cache(root)
     report = Report(job.slug, job.front_matter, index_path=job.index_path, comparisons_line=job.comparisons_line)
     problems: list[Problem] = []
+    logs = []
     for raw_file in job.raw_files:
         found = store.load("extract", raw_file.key)
         if found is None:  # removed under us or unreadable: parse again
             extract_file(root, raw_file)
             found = store.load("extract", raw_file.key)
-        runs, file_problems = found
+        runs, file_problems, log = found
         for run in runs:
             run.environment = raw_file.environment
         report.runs.extend(runs)
         problems.extend(file_problems)
+        if log is not None:
+            logs.append(log)
+    fio_logs.attach(report.runs, logs)  # a log no run wrote is published, and charted nowhere
     assign_ids(report.runs)
     try:
         naming.rename(report.runs, report.front_matter.get("labels"))

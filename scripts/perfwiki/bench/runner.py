@@ -21,6 +21,7 @@ import socket
 import stat
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -34,6 +35,7 @@ from .. import progress, tools, units
 from ..facts import facts_from_text
 from ..files import write_atomically
 from ..tools.base import Tool
+from ..tools.fio import logs as fio_logs
 
 SUITES = Path(__file__).resolve().parent / "suites"
 TARGET_FILE = "perfwiki-bench.data"
@@ -205,7 +207,7 @@ class _LoopbackServer:
         self.process.stdout.close()
 
 
-def _run_step(step: Step) -> str:
+def _run_step(step: Step, cwd: Path) -> str:
     if step.job_file:
         Path(step.job_file[0]).write_text(step.job_file[1], encoding="utf-8")
     args = ["bash", "-c", step.command] if step.shell else shlex.split(step.command)
@@ -215,6 +217,7 @@ def _run_step(step: Step) -> str:
         text=True,
         timeout=step.seconds * 3 + 120,
         env={**os.environ, "LC_ALL": "C"},
+        cwd=cwd,
     )
     output = result.stdout + result.stderr
     if step.job_file:
@@ -238,12 +241,16 @@ def run(the_plan: Plan, raw_dir: Path, reproduce: str, repeat: int, out: TextIO)
     try:
         for _ in range(repeat):
             lines = [f"# {reproduce}"]
+            target = _next_name(raw_dir, the_plan.suite)
             for step in the_plan.steps:
                 elapsed = time.monotonic() - started
                 progress.draw(out, done, total, max(expected - elapsed, 0), step.label)
-                lines += [f"# {step.label}", f"$ {step.command}", _run_step(step).rstrip("\n"), ""]
+                # Each step in a scratch folder: what it leaves there (fio's logs) goes beside the transcript.
+                with tempfile.TemporaryDirectory(prefix="perfwiki-bench-") as scratch:
+                    output = _run_step(step, Path(scratch))
+                    _keep_logs(Path(scratch), raw_dir / target.stem)
+                lines += [f"# {step.label}", f"$ {step.command}", output.rstrip("\n"), ""]
                 done += 1
-            target = _next_name(raw_dir, the_plan.suite)
             write_atomically(target, "\n".join(lines) + "\n")
             written.append(target)
         progress.draw(out, done, total, 0, "done")
@@ -254,6 +261,15 @@ def run(the_plan: Plan, raw_dir: Path, reproduce: str, repeat: int, out: TextIO)
         if the_plan.target and Path(the_plan.target).name == TARGET_FILE and Path(the_plan.target).is_file():
             Path(the_plan.target).unlink()  # the test file is scratch, not a result
     return written
+
+
+def _keep_logs(scratch: Path, folder: Path) -> None:
+    """fio's logs a step wrote (--write_bw_log and the like), into the transcript's own folder: ingest
+    gives them to the run whose command wrote them (tools/fio/logs.py). Other leftovers are scratch."""
+    for path in sorted(scratch.iterdir()):
+        if path.is_file() and fio_logs.is_log(path.name):
+            folder.mkdir(parents=True, exist_ok=True)
+            shutil.move(path, folder / path.name)
 
 
 def _next_name(raw_dir: Path, suite: str) -> Path:

@@ -176,6 +176,52 @@ function histogram(chart) {
   });
 }
 
+// fio's own log over time ({name, t_s, values} per job and direction, canonical units): one line
+// each, in one display unit for the chart (B/s follows the unit switch), from zero.
+function timeline(chart, mode) {
+  const scale = chartScale(chart, mode, chart.series.flatMap((s) => s.values));
+  const traces = chart.series.map((s) => ({
+    type: "scatter",
+    name: s.name,
+    x: s.t_s,
+    y: s.values.map((v) => number(scale, v)),
+    text: s.values.map((v) => text(scale, v)),
+    mode: s.values.length > 120 ? "lines" : "lines+markers",
+    hovertemplate: `%{x} s: %{text}<extra>${s.name}</extra>`,
+  }));
+  return lines(traces, {
+    showlegend: chart.series.length > 1,
+    xaxis: { title: { text: "seconds" }, rangemode: "tozero" },
+    yaxis: { title: { text: axisTitle(scale) }, rangemode: "tozero", exponentformat: "none", separatethousands: true },
+  });
+}
+
+// fio's json+ latency bins ({name, bins: [[ns, I/Os], ...]}): the share of I/Os at each latency,
+// on a log axis in one unit, so a second mode or a long tail shows.
+function bins(chart) {
+  const all = chart.series.flatMap((s) => s.bins.map(([ns]) => ns));
+  const scale = scaleFor(all, "ns");
+  const traces = chart.series.map((s) => {
+    const total = s.bins.reduce((sum, [, count]) => sum + count, 0) || 1;
+    return {
+      type: "scatter",
+      name: s.name,
+      x: s.bins.map(([ns]) => number(scale, ns)),
+      y: s.bins.map(([, count]) => (100 * count) / total),
+      text: s.bins.map(([ns]) => text(scale, ns)),
+      mode: "lines",
+      line: { shape: "hv" },
+      fill: "tozeroy",
+      hovertemplate: `%{text}: %{y:.3g}% of I/Os<extra>${s.name}</extra>`,
+    };
+  });
+  return lines(traces, {
+    showlegend: chart.series.length > 1,
+    xaxis: { type: "log", title: { text: `completion latency (${scale.label}, log scale)` } },
+    yaxis: { title: { text: "% of I/Os" }, ticksuffix: "%", rangemode: "tozero" },
+  });
+}
+
 // mbw's copy rate per iteration and method, in the unit mbw prints (MiB/s) or SI.
 function iterations(chart, mode) {
   const scale = scaleOf("B/s", mode === "si" ? "MB/s" : "MiB/s");
@@ -220,7 +266,7 @@ function intervals(chart) {
   return lines(traces, layout);
 }
 
-const KINDS = { bars, sweep, ladder, histogram, iterations, intervals };
+const KINDS = { bars, sweep, ladder, histogram, iterations, intervals, timeline, bins };
 
 // The plotly figure of one chart under the unit switch's `mode` (printed, si, iec).
 export function figure(chart, mode = "printed") {
@@ -291,12 +337,30 @@ const runSeries = {
       ),
     ),
   histogram: (jobs) => (jobs.length && jobs[0].lat_buckets ? [{ name: String(jobs[0].name), buckets: jobs[0].lat_buckets }] : []),
+  bins: (jobs) =>
+    jobs.flatMap((job) =>
+      DIRECTIONS.filter((d) => job[d] && job[d].bins_ns && job[d].bins_ns.length).map((d) => ({
+        name: `${d} (${job.name})`,
+        bins: job[d].bins_ns,
+      })),
+    ),
+  // fio's logs (perfwiki.tools.fio.logs): the chart names its kind; a job number only when there are several.
+  timeline: (jobs, chart, metrics) => {
+    const logs = (metrics.logs || []).filter((log) => log.kind === chart.log);
+    const several = new Set(logs.map((log) => log.job)).size > 1;
+    return logs.map((log) => ({ name: several ? `${log.direction} (job ${log.job})` : log.direction, t_s: log.t_s, values: log.values }));
+  },
 };
+
+// The unit a run chart's series are in, when the chart carries only its kind.
+const runUnit = { timeline: (chart) => ({ bw: "B/s", iops: "IOPS" })[chart.log] || "ns" };
 
 async function withNumbers(element, chart) {
   if (chart.series || !element.dataset.run || !runSeries[chart.kind]) return chart;
   const run = await publishedRun(element.dataset.run);
-  return { ...chart, series: runSeries[chart.kind]((run.metrics && run.metrics.jobs) || []) };
+  const metrics = run.metrics || {};
+  const series = runSeries[chart.kind](metrics.jobs || [], chart, metrics);
+  return { ...chart, series, ...(runUnit[chart.kind] ? { unit: runUnit[chart.kind](chart) } : {}) };
 }
 
 function drawAll() {

@@ -97,6 +97,16 @@ def _percentiles(value: Any, factor: int) -> dict[str, units.Number]:
     return table
 
 
+def _bins(bins: dict[str, Any]) -> list[list[int]]:
+    """json+ latency bins, [[ns, I/Os], ...] by latency. From fio 2.99 on (the `*_ns` objects) a bin's
+    key is its latency in ns; the older index and usec keys are left out rather than guessed at."""
+    found = []
+    for key, count in bins.items():
+        if key.isdigit() and isinstance(count, int) and not isinstance(count, bool):
+            found.append([int(key), count])
+    return sorted(found)
+
+
 def _direction(data: dict[str, Any], legacy_bytes: bool) -> dict[str, Any]:
     io_bytes = data.get("io_bytes", 0) * (1024 if legacy_bytes else 1)
     if "bw_bytes" in data:
@@ -119,6 +129,8 @@ def _direction(data: dict[str, Any], legacy_bytes: bool) -> dict[str, Any]:
         if percentiles and "percentiles_ns" not in result:
             result["percentiles_ns"] = percentiles
             result["percentiles_of"] = kind
+            if f"{kind}_ns" in data and isinstance(value.get("bins"), dict):
+                result["bins_ns"] = _bins(value["bins"])
     if "bw_samples" in data or "bw_mean" in data:
         result["bw_samples"] = {
             "min": units.scaled(str(data.get("bw_min", 0)), 1024),

@@ -55,10 +55,27 @@ _OPTIONS: dict[str, tuple[str, Callable[[str], Any]]] = {
     "randrepeat": ("randrepeat", _flag),
     "thread": ("thread", _flag),
     "output-format": ("output_format", str),
+    # fio's own logs (tools/fio/logs.py): the file prefix, or the job name when given alone.
+    "write_bw_log": ("write_bw_log", str),
+    "write_iops_log": ("write_iops_log", str),
+    "write_lat_log": ("write_lat_log", str),
+    "log_avg_msec": ("log_avg_msec", int),
 }
 
 # Options that are switches: `--time_based` alone means on.
-_SWITCHES = {"time_based", "group_reporting", "thread", "end_fsync", "randrepeat", "sync", "direct", "buffered"}
+_SWITCHES = {
+    "time_based",
+    "group_reporting",
+    "thread",
+    "end_fsync",
+    "randrepeat",
+    "sync",
+    "direct",
+    "buffered",
+    "write_bw_log",
+    "write_iops_log",
+    "write_lat_log",
+}
 
 
 def _words_after_fio(command: str) -> list[str]:

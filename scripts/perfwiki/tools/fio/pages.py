@@ -154,6 +154,14 @@ def _job_tables(job: dict[str, Any]) -> list[dict[str, Any]]:
 _LADDER_DIRECTIONS = ("read", "write", "trim")
 _LADDER = {"kind": "ladder"}
 _HISTOGRAM = {"kind": "histogram"}
+_BINS = {"kind": "bins"}
+# fio's logs a run page charts over time (tools/fio/logs.py); completion latency when logged, else total.
+_TIMELINES = (
+    ("bw", "Bandwidth over time (fio log)"),
+    ("iops", "IOPS over time (fio log)"),
+    ("clat", "Completion latency over time (fio log)"),
+    ("lat", "Latency over time (fio log)"),
+)
 
 
 def run_charts(run: Run) -> list[dict[str, Any]]:
@@ -167,8 +175,15 @@ def run_charts(run: Run) -> list[dict[str, Any]]:
     """
     jobs = run.metrics.get("jobs") or []
     charts = []
+    # fio's own logs first: steady state, a write cliff or a stall shows over time, not in a mean.
+    logged = {entry["kind"] for entry in run.metrics.get("logs") or []}
+    for kind, title in _TIMELINES:
+        if kind in logged and (kind != "lat" or "clat" not in logged):
+            charts.append({"id": f"chart-log-{kind}", "title": title, "plot": {"kind": "timeline", "log": kind}})
     if any((job.get(direction) or {}).get("percentiles_ns") for job in jobs for direction in _LADDER_DIRECTIONS):
         charts.append({"id": "chart-percentiles", "title": "Completion latency percentiles", "plot": _LADDER})
+    if any((job.get(direction) or {}).get("bins_ns") for job in jobs for direction in _LADDER_DIRECTIONS):
+        charts.append({"id": "chart-bins", "title": "Completion latency histogram (json+ bins)", "plot": _BINS})
     if jobs and jobs[0].get("lat_buckets"):
         charts.append({"id": "chart-buckets", "title": "Latency distribution", "plot": _HISTOGRAM})
     return charts
