@@ -36,8 +36,8 @@ from .files import link_or_copy, recover, swap_in, write_atomically, write_files
 from .model import Problem, Source, published_path, sha256_hex
 from .pages import index as index_pages
 from .pages.report import Report, report_documents
-from .tools.fio import logs as fio_logs
 from .redact import Redactor, Rules, prompt_hosts, rules_from_config
+from .tools.fio import logs as fio_logs
 
 if TYPE_CHECKING:
     from concurrent.futures import Executor
@@ -293,7 +293,13 @@ def build_report(root: Path, job: ReportJob) -> ReportOutcome:
             write_files(staging, files[tree])
         _publish_raw_files(root, job)
     store.save("files", job.key, files)
-    store.save("shares", job.key, index_pages.index_share(job.slug, report.runs, report.front_matter.get("title")))
+    store.save(
+        "shares",
+        job.key,
+        index_pages.index_share(
+            job.slug, report.runs, report.front_matter.get("title"), report.front_matter.get("date")
+        ),
+    )
     outcome = ReportOutcome(job.slug, len(report.runs), problems)
     store.save("reports", job.key, outcome)
     return outcome

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import datetime
 import statistics
 from typing import Any
 
 from .. import datafile, tools, units
 from ..compare import describe, fingerprint_key, parameter_name, parameter_text
 from ..model import Run
-from . import layouts
+from . import history, layouts
 from .run import page_title
 
 
@@ -29,7 +30,18 @@ def _headline(run: Run, part: str | None) -> list[tuple[str, Any, Any]]:
 OVERLAID = 12
 
 
-def index_share(report: str, runs: list[Run], title: str | None = None) -> dict[str, Any]:
+def report_date(value: Any) -> str | None:
+    """A report's front matter date as history orders it: "2026-11-24", or "2026-11-24 23:43:11" (UTC)."""
+    if isinstance(value, datetime.datetime):
+        if value.tzinfo is not None:
+            value = value.astimezone(datetime.UTC).replace(tzinfo=None)
+        return value.strftime("%Y-%m-%d %H:%M:%S")
+    if isinstance(value, datetime.date):
+        return value.isoformat()
+    return str(value) if value else None
+
+
+def index_share(report: str, runs: list[Run], title: str | None = None, date: Any = None) -> dict[str, Any]:
     """One report's share of the scenario and tool pages; site_index merges the shares.
 
     Ingest keeps each report's share with the report, so an unchanged report is not
@@ -84,6 +96,7 @@ def index_share(report: str, runs: list[Run], title: str | None = None) -> dict[
     return {
         "report": report,
         "title": title or report,
+        "date": report_date(date),
         "scenarios": scenarios,
         "tools": by_tool,
         "environments": environments,
@@ -112,13 +125,38 @@ def site_index(shares: list[dict[str, Any]]) -> dict[str, Any]:
             scenario.setdefault("runs", []).extend(found["runs"])
             scenario["columns"] = found["columns"]
             series.setdefault(key, []).extend(found["series"])
+    dates = {share["report"]: share.get("date") for share in shares}
+    histories = history.histories(scenarios, dates)
     for key, scenario in scenarios.items():
         scenario["charts"] = _scenario_charts(scenario, series[key])
+        if key in histories:
+            scenario["history"] = histories[key]
+            scenario["history_chart"] = history.trend_chart(scenario["tool"], histories[key])
     for name, tool in by_tool.items():
         tool["groups"], tool["columns"], tool["grouped_by"] = _grouped(
             name, {key: scenarios[key] for key in tool["scenarios"]}
         )
-    return {"scenarios": scenarios, "tools": by_tool, "environments": environments, "related": _related(scenarios)}
+    by_environment: dict[str, list[dict[str, Any]]] = {}
+    for key in sorted(histories):
+        for entry in histories[key]:
+            chart = history.trend_chart(scenarios[key]["tool"], [entry])
+            chart["id"] = f"chart-history-{len(by_environment.get(entry['environment'], [])) + 1}"
+            by_environment.setdefault(entry["environment"], []).append(
+                {
+                    "scenario": key,
+                    "description": scenarios[key]["description"],
+                    "changes": entry["changes"],
+                    "chart": chart,
+                }
+            )
+    return {
+        "scenarios": scenarios,
+        "tools": by_tool,
+        "environments": environments,
+        "related": _related(scenarios),
+        "history": by_environment,
+        "dates": dates,
+    }
 
 
 def _grouped(tool: str, scenarios: dict[str, dict[str, Any]]) -> tuple[list[dict[str, Any]], list[str], str]:
@@ -235,6 +273,7 @@ def index_files(shares: list[dict[str, Any]]) -> dict[str, str]:
                 {
                     "runs": [_environment_entry(run) for run in runs],
                     "related": index["related"].get(env),
+                    **({"history": index["history"][env]} if env in index["history"] else {}),
                 }
             )
             for env, runs in index["environments"].items()

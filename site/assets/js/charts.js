@@ -222,6 +222,34 @@ function bins(chart) {
   });
 }
 
+// A scenario's history: one metric by report date, one line per environment; a point whose change
+// from the one before was flagged (pages/history.py) is drawn red (regression) or green (improvement).
+const FLAG_COLOURS = { regression: "#d62728", improvement: "#2ca02c" };
+function trend(chart, mode) {
+  const scale = chartScale(chart, mode, chart.series.flatMap((s) => s.values));
+  const traces = chart.series.map((s) => ({
+    type: "scatter",
+    name: s.name,
+    x: s.x,
+    y: s.values.map((v) => (present(v) ? number(scale, v) : null)),
+    text: s.values.map((v) => text(scale, v)),
+    customdata: s.reports.map((report, i) => (s.flags[i] ? `${report}: ${s.flags[i]}` : report)),
+    mode: "lines+markers",
+    marker: { size: 11, line: { width: 3, color: s.flags.map((f) => FLAG_COLOURS[f] || "rgba(0,0,0,0)") } },
+    hovertemplate: `%{x}: %{text}<br>%{customdata}<extra>${s.name}</extra>`,
+  }));
+  return lines(traces, {
+    showlegend: chart.series.length > 1,
+    xaxis: { type: "date", title: { text: "report date" } },
+    yaxis: {
+      title: { text: axisTitle(scale) === chart.metric ? chart.metric : `${chart.metric} (${axisTitle(scale)})` },
+      rangemode: "tozero",
+      exponentformat: "none",
+      separatethousands: true,
+    },
+  });
+}
+
 // mbw's copy rate per iteration and method, in the unit mbw prints (MiB/s) or SI.
 function iterations(chart, mode) {
   const scale = scaleOf("B/s", mode === "si" ? "MB/s" : "MiB/s");
@@ -266,7 +294,7 @@ function intervals(chart) {
   return lines(traces, layout);
 }
 
-const KINDS = { bars, sweep, ladder, histogram, iterations, intervals, timeline, bins };
+const KINDS = { bars, sweep, ladder, histogram, iterations, intervals, timeline, bins, trend };
 
 // The plotly figure of one chart under the unit switch's `mode` (printed, si, iec).
 export function figure(chart, mode = "printed") {

@@ -1,0 +1,152 @@
+"""History: one environment's runs of one scenario across reports, in date order, and which
+changes between consecutive reports are larger than the runs' noise.
+
+A report measured again later (a new kernel, firmware or cache mode, or another load on the
+machine) gives the same environment and scenario a second point. Each point is the median of that
+report's runs. A change is flagged, as a regression or an improvement by the metric's direction,
+when it is larger than the noise: with repeats on both sides, when their min-max ranges do not
+overlap; with a single run on either side, which says nothing of its noise, when it exceeds
+THRESHOLD. asv does the same for a benchmark suite's commits.
+"""
+
+from __future__ import annotations
+
+import statistics
+from typing import Any
+
+from .. import tools, units
+
+# A change between single runs smaller than this is not flagged: run-to-run noise of storage and
+# network benchmarks is commonly a few percent, and one run cannot show its own.
+THRESHOLD = 0.10
+
+
+def _number(value: Any) -> float | None:
+    return value if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+
+
+def _point(report: str, date: str, runs: list[dict[str, Any]]) -> dict[str, Any]:
+    """One report's runs of the scenario on the environment: the median of each metric, and the range."""
+    columns = list(zip(*(run["numbers"] for run in runs), strict=True))
+    medians, lows, highs = [], [], []
+    for column in columns:
+        numbers = [number for number in map(_number, column) if number is not None]
+        medians.append(statistics.median(numbers) if numbers else None)
+        lows.append(min(numbers) if numbers else None)
+        highs.append(max(numbers) if numbers else None)
+    return {
+        "report": report,
+        "date": date,
+        "runs": [run["run"] for run in runs],
+        "values": medians,
+        "low": lows,
+        "high": highs,
+    }
+
+
+def _change(tool: str, before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any] | None:
+    """What changed between two consecutive points, judged on the tool's first metric."""
+    metrics = tools.get(tool).metrics
+    old, new = before["values"][0], after["values"][0]
+    if not metrics or not old or new is None:
+        return None
+    metric = metrics[0]
+    ratio = new / old
+    repeats = len(before["runs"]) > 1 and len(after["runs"]) > 1
+    if repeats:
+        beyond = after["low"][0] > before["high"][0] or after["high"][0] < before["low"][0]
+        noise = (
+            "the min–max ranges of the repeats do not overlap" if beyond else "within the min–max ranges of the repeats"
+        )
+    else:
+        beyond = abs(ratio - 1) > THRESHOLD
+        noise = (
+            f"beyond the {THRESHOLD:.0%} a single run may vary"
+            if beyond
+            else f"within the {THRESHOLD:.0%} a single run may vary"
+        )
+    kind = "noise"
+    if beyond:
+        kind = "improvement" if (ratio > 1) == metric.higher_is_better else "regression"
+    said = []
+    for index, each in enumerate(metrics):
+        a, b = before["values"][index], after["values"][index]
+        if a is None or b is None or each.unit == "per test":
+            continue
+        scale = units.scale_for([a, b], each.unit)  # both in one unit: 57,905 → 8,361
+        said.append(f"{each.title} {scale.text(a)} → {scale.text(b)} ({_percent(b / a if a else None)})")
+    return {"kind": kind, "ratio": ratio, "metric": metric.title, "noise": noise, "text": "; ".join(said)}
+
+
+def _percent(ratio: float | None) -> str:
+    if ratio is None:
+        return "n/a"
+    if ratio >= 2:
+        return f"×{ratio:.3g}"
+    return f"{(ratio - 1) * 100:+.1f} %".replace("-", "−")
+
+
+def histories(scenarios: dict[str, dict[str, Any]], dates: dict[str, str]) -> dict[str, list[dict[str, Any]]]:
+    """Per scenario key, each environment measured in two or more reports: its points by date and the changes.
+
+    `dates` is each report's date (ISO text); a report without one sorts first, by its slug.
+    """
+    found: dict[str, list[dict[str, Any]]] = {}
+    for key, scenario in scenarios.items():
+        by_environment: dict[str, dict[str, list[dict[str, Any]]]] = {}
+        for run in scenario["runs"]:
+            by_environment.setdefault(run["environment"], {}).setdefault(run["report"], []).append(run)
+        for environment, reports in sorted(by_environment.items()):
+            if len(reports) < 2:
+                continue
+            order = sorted(reports, key=lambda report: (dates.get(report) or "", report))
+            points = [_point(report, dates.get(report) or "", reports[report]) for report in order]
+            changes = []
+            for index in range(1, len(points)):
+                change = _change(scenario["tool"], points[index - 1], points[index])
+                if change:
+                    before, after = points[index - 1], points[index]
+                    changes.append(
+                        {
+                            "from": before["report"],
+                            "from_date": before["date"],
+                            "from_runs": before["runs"],
+                            "to": after["report"],
+                            "to_date": after["date"],
+                            "to_runs": after["runs"],
+                            **change,
+                        }
+                    )
+            found.setdefault(key, []).append({"environment": environment, "points": points, "changes": changes})
+    return found
+
+
+def trend_chart(tool: str, series: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The trend of a scenario's first metric by date, one line per environment, each point marked
+    when the change that led to it was flagged."""
+    metrics = tools.get(tool).metrics
+    if not metrics or not series:
+        return None
+    flags = []
+    for entry in series:
+        kinds = {change["to"]: change["kind"] for change in entry["changes"]}
+        flags.append([kinds.get(point["report"], "") for point in entry["points"]])
+    return {
+        "id": "chart-history",
+        "title": f"{metrics[0].title} by report date",
+        "plot": {
+            "kind": "trend",
+            "unit": metrics[0].unit,
+            "metric": metrics[0].title,
+            "series": [
+                {
+                    "name": entry["environment"],
+                    "x": [point["date"] for point in entry["points"]],
+                    "values": [point["values"][0] for point in entry["points"]],
+                    "reports": [point["report"] for point in entry["points"]],
+                    "flags": flag,
+                }
+                for entry, flag in zip(series, flags, strict=True)
+            ],
+        },
+    }
