@@ -191,7 +191,7 @@ function timeline(chart, mode) {
   }));
   return lines(traces, {
     showlegend: chart.series.length > 1,
-    xaxis: { title: { text: "seconds" }, rangemode: "tozero" },
+    xaxis: { title: { text: "seconds", standoff: 6 }, rangemode: "tozero", automargin: true },
     yaxis: { title: { text: axisTitle(scale) }, rangemode: "tozero", exponentformat: "none", separatethousands: true },
   });
 }
@@ -217,7 +217,7 @@ function bins(chart) {
   });
   return lines(traces, {
     showlegend: chart.series.length > 1,
-    xaxis: { type: "log", title: { text: `completion latency (${scale.label}, log scale)` } },
+    xaxis: { type: "log", title: { text: `completion latency (${scale.label}, log scale)`, standoff: 6 }, automargin: true },
     yaxis: { title: { text: "% of I/Os" }, ticksuffix: "%", rangemode: "tozero" },
   });
 }
@@ -240,7 +240,7 @@ function trend(chart, mode) {
   }));
   return lines(traces, {
     showlegend: chart.series.length > 1,
-    xaxis: { type: "date", title: { text: "report date" } },
+    xaxis: { type: "date", title: { text: "report date", standoff: 6 }, automargin: true },
     yaxis: {
       title: { text: axisTitle(scale) === chart.metric ? chart.metric : `${chart.metric} (${axisTitle(scale)})` },
       rangemode: "tozero",
