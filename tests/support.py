@@ -18,6 +18,18 @@ FIXTURES = Path(__file__).resolve().parent / "fixtures"
 REPORTS = ROOT / "content" / "reports"
 CHECK_BASE_URL = "http://wiki.test/bench/"
 
+
+def example_raw_files() -> list[Path]:
+    """Every raw file of the example reports, the fio logs `perfwiki bench` keeps in a folder included."""
+    return sorted(path for path in REPORTS.glob("*/raw/**/*") if path.is_file())
+
+
+def captured_here(path: Path) -> bool:
+    """A raw file `perfwiki bench` wrote on the build machine (a transcript, or one of its fio logs)."""
+    transcript = path if path.suffix == ".txt" else path.parent.with_suffix(".txt")
+    return transcript.is_file() and transcript.read_text(encoding="utf-8").startswith("# perfwiki bench ")
+
+
 # The five seed pages (the project's real data) are not in the repository: the example reports
 # hold them cut into slices, one raw file per environment and tool, with the commands, prompts,
 # labels and outputs as the page showed them. Each seed's slices, in the order the page shows them.

@@ -11,7 +11,7 @@ import yaml
 
 from perfwiki.extract import extract
 from perfwiki.segments import physical_lines, wrap_width
-from support import ROOT, SEED_SLICES, read_slice
+from support import SEED_SLICES, example_raw_files, read_slice
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
@@ -90,7 +90,7 @@ def test_invalid_bytes_in_the_middle_are_a_problem_at_their_line():
 
 # The example reports' raw files are the seed pages' slices.
 RAW_INPUTS = sorted(
-    [path for path in (ROOT / "content" / "reports").glob("*/raw/*/*") if path.name != "manual.yaml"]
+    [path for path in example_raw_files() if path.name != "manual.yaml"]
     + [path for path in FIXTURES.rglob("*") if path.is_file() and path.suffix != ".fio"]
 )
 

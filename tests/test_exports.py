@@ -12,10 +12,11 @@ from hypothesis import strategies as st
 from perfwiki import exports
 from perfwiki.extract import extract
 from perfwiki.model import Run, Source
+from support import example_raw_files
 
 ROOT = Path(__file__).resolve().parent
 INPUTS = sorted(path for path in (ROOT / "fixtures").rglob("*") if path.is_file() and path.suffix != ".fio")
-INPUTS += sorted((ROOT.parent / "content" / "reports").glob("*/raw/*/*"))
+INPUTS += example_raw_files()
 
 
 def written_by_csv_module(run: Run) -> str:

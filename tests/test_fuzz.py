@@ -10,12 +10,13 @@ from hypothesis import strategies as st
 
 from perfwiki import tools
 from perfwiki.extract import assign_ids, extract
+from support import example_raw_files
 from test_encodings import hard_wrap
 
 ROOT = Path(__file__).resolve().parent
 INPUTS = sorted(path for path in (ROOT / "fixtures").rglob("*") if path.is_file() and path.suffix != ".fio")
 # The example reports' raw files: the seed pages' slices (seeds 000 and 004 among them) and manual.yaml.
-INPUTS += sorted((ROOT.parent / "content" / "reports").glob("*/raw/*/*"))
+INPUTS += example_raw_files()
 LINES = {path: path.read_bytes().splitlines(keepends=True) for path in INPUTS}
 
 

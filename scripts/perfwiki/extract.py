@@ -127,7 +127,8 @@ _BENCH_LINE = lazyre.compile(r"\A# (perfwiki bench .+)$", re.M)
 def _extract_transcript(text: str, source: Source, out: Extracted) -> None:
     lines = physical_lines(text)
     segments = split(text, lines)
-    bench_line = _BENCH_LINE.match(text) if text.startswith("# perfwiki bench ") else None
+    # From the first line as unwrapped: a terminal or mail client may have cut the long command.
+    bench_line = _BENCH_LINE.match(lines[0].text) if lines and text.startswith("# perfwiki bench ") else None
     # Pages often list the commands once and paste the outputs elsewhere (seed 001).
     loose = [segment for segment in segments if segment.command and segment.tool_hint and not segment.lines]
     for segment in segments:
