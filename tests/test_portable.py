@@ -67,6 +67,14 @@ def test_markdown_summary_has_the_verdicts_tables_and_exact_commands(ingested):
     assert text.count(": typed by hand, no raw output") == 12  # the ext4 numbers, from a table
 
 
+def test_markdown_summary_says_what_changed_since_an_earlier_report(ingested):
+    text = export(ingested, "build-vm-disk-busy", "md", WIKI)
+    since = text[text.index("## Since earlier reports") : text.index("## Results")]
+    assert since.count("- **regression**, build-vm-vda, fio: direction") == 2
+    assert f"[build-vm-disk-quiet]({WIKI}runs/build-vm-disk-quiet/build-vm-vda-randread-logged/)" in since
+    assert "IOPS 92,251 → 19,808 (−78.5 %)" in since
+
+
 def test_markdown_summary_renders_as_markdown_tables(ingested):
     rendered = markdown.markdown(export(ingested, "vm-vs-bare-metal", "md", WIKI), extensions=["tables", "fenced_code"])
     tables = re.findall(r"<table>.*?</table>", rendered, re.S)
@@ -156,7 +164,9 @@ def test_export_writes_report_dot_format_and_says_where(citing_copy, tmp_path):
 
 
 def test_an_unknown_report_or_a_site_not_ingested_is_refused(citing_copy):
-    with pytest.raises(ExportError, match="no such report; the reports are: fio-iops-basics, nas-cache-modes"):
+    with pytest.raises(
+        ExportError, match="no such report; the reports are: build-vm-disk-busy, build-vm-disk-quiet, fio-"
+    ):
         export(citing_copy, "nope", "md")
     shutil.rmtree(citing_copy / "data")
     with pytest.raises(ExportError, match=r"missing: run `perfwiki ingest`"):

@@ -208,9 +208,17 @@ def cmd_export(args: argparse.Namespace) -> int:
 
     output = Path(args.output or f"{args.report}.{args.format}")
     from .files import write_atomically
+    from .portable.source import local_address, wiki_address
 
     write_atomically(output, text)
     print(f"wrote {output} ({len(text.encode('utf-8')):,} bytes)", file=sys.stderr)
+    wiki = args.wiki or wiki_address(root)
+    if local_address(wiki):
+        print(
+            f"perfwiki export: its links point to {wiki}, which only this machine serves: "
+            "give the wiki's public address with --wiki https://… before attaching it to a ticket",
+            file=sys.stderr,
+        )
     return 0
 
 

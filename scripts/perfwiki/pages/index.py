@@ -247,6 +247,12 @@ def _scenario_charts(scenario: dict[str, Any], series: list[dict[str, Any]]) -> 
     if len(series) > OVERLAID:
         return []  # overlaid lines stop being readable; the table stays
     names = [entry["environment"] or entry["run"] for entry in scenario["runs"]]
+    # An environment measured in several reports (its history) is one line per report, named so.
+    repeated = {name for name in names if names.count(name) > 1}
+    names = [
+        f"{name} ({entry['report']})" if name in repeated else name
+        for name, entry in zip(names, scenario["runs"], strict=True)
+    ]
     return tools.get(scenario["tool"]).scenario_charts(names, series)
 
 

@@ -78,6 +78,11 @@ def badges(run: Run, environment_facts: dict[str, Any] | None = None) -> list[st
 def _params_table(run: Run) -> dict[str, Any]:
     rows = []
     for key, value in run.params.items():
+        if value is None:
+            continue  # not given: the output did not say (fio's JSON has no numjobs when it is 1)
+        if isinstance(value, list):
+            rows.append([key, ", ".join(map(str, value))])
+            continue
         if key.endswith("_bytes"):
             shown = units.format_bytes(value)
         elif isinstance(value, bool):

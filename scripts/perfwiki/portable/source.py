@@ -24,6 +24,14 @@ def wiki_address(root: Path) -> str:
     return str(config.get("baseURL") or "/").rstrip("/") + "/"
 
 
+def local_address(wiki: str) -> bool:
+    """Whether links to `wiki` work only on this machine (hugo.toml's default http://localhost:1313/)."""
+    from urllib.parse import urlparse
+
+    host = urlparse(wiki).hostname or ""
+    return host in ("localhost", "127.0.0.1", "::1") or host.endswith(".localhost")
+
+
 @dataclass
 class Source:
     """A report as the wiki shows it: front matter, narrative, views and runs."""
@@ -89,6 +97,19 @@ class Source:
     @functools.cached_property
     def titles(self) -> dict[str, str]:
         return {entry["id"]: entry["title"] for entry in self.document["run_index"]}
+
+    def since(self) -> list[dict[str, Any]]:
+        """The changes from an earlier report's runs to this one's, per environment and scenario
+        (pages/history.py, through each environment's document)."""
+        found = []
+        for environment in self.document["environments"]:
+            path = self.root / "data" / datafile.name(f"environments/{environment}")
+            entries = datafile.load(path).get("history", []) if path.is_file() else []
+            for entry in entries:
+                for change in entry["changes"]:
+                    if change["to"] == self.slug:
+                        found.append({"environment": environment, "description": entry["description"], **change})
+        return found
 
     def raw_file(self, run_page: dict[str, Any]) -> dict[str, Any]:
         """The raw_files entry of the report a run's page document points to."""

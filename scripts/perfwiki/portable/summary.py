@@ -95,6 +95,17 @@ def summary(source: Source) -> str:
     verdicts = [(block, verdict(block)) for block in blocks if verdict(block)]
     if verdicts:
         lines += ["## At a glance", ""] + [f"- **{block['title']}**: {said}" for block, said in verdicts] + [""]
+    since = source.since()
+    if since:
+        lines += ["## Since earlier reports", ""]
+        for change in since:
+            flag = "within noise" if change["kind"] == "noise" else f"**{change['kind']}**"
+            earlier_run = f"runs/{change['from']}/{change['from_runs'][0]}/"
+            before = f"[{_escaped(change['from'])}]({source.url(earlier_run)})"
+            lines.append(
+                f"- {flag}, {change['environment']}, {change['description']}: from {before} ({change['from_date']}):"
+            )
+            lines += [f"  {change['text']} ({change['noise']})", ""]
     if blocks:
         lines += ["## " + ("Comparisons" if len(source.document["environments"]) > 1 else "Results"), ""]
         for block in blocks:

@@ -150,7 +150,7 @@ function ladder(chart) {
   }));
   return lines(traces, {
     showlegend: chart.series.length > 1,
-    yaxis: { title: { text: `completion latency (${unit})` }, type: "log" },
+    yaxis: { title: { text: `completion latency (${unit})` }, type: "log", dtick: 1 }, // decades: "5" could be 50 or 0.5
     xaxis: { type: "category", automargin: true },
   });
 }
@@ -217,7 +217,12 @@ function bins(chart) {
   });
   return lines(traces, {
     showlegend: chart.series.length > 1,
-    xaxis: { type: "log", title: { text: `completion latency (${scale.label}, log scale)`, standoff: 6 }, automargin: true },
+    xaxis: {
+      type: "log",
+      dtick: 1, // a label per decade only: between them plotly prints bare digits
+      title: { text: `completion latency (${scale.label}, log scale)`, standoff: 6 },
+      automargin: true,
+    },
     yaxis: { title: { text: "% of I/Os" }, ticksuffix: "%", rangemode: "tozero" },
   });
 }

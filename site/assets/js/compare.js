@@ -57,9 +57,14 @@ function sharedScenarios() {
   return data.scenarios.filter((s) => state.envs.filter((env) => s.cells[env]).length >= 2);
 }
 
+// The rows: the scenarios picked, else those two or more picked environments ran. When they share
+// none, the reference's own, so each other environment's cell says what it ran instead.
 function shownScenarios() {
-  const picked = state.scenarios.length ? state.scenarios.map((key) => data.byKey.get(key)) : sharedScenarios();
-  return picked.filter(Boolean);
+  if (state.scenarios.length) return state.scenarios.map((key) => data.byKey.get(key)).filter(Boolean);
+  const shared = sharedScenarios();
+  if (shared.length) return shared;
+  const first = state.envs.includes(state.ref) ? state.ref : state.envs[0];
+  return data.scenarios.filter((s) => s.cells[first]);
 }
 
 // The metric a row compares: the chosen one when its tool measures it, else the tool's first.
@@ -170,7 +175,9 @@ function scenarioRow(scenario, metric, how, ratios, refused) {
       const why = near
         ? `not run: ${env} ran ${short(near.other)} instead (${near.differ.join("; ")}): another scenario`
         : `not run: ${env} has no ${scenario.tool} run of this scenario`;
-      row.append(el("td", { class: "missing", title: why }, "not run"));
+      // What it ran instead, in the cell itself: "ran engine windowsaio, not posixaio".
+      const instead = near ? el("span", { class: "compare-instead" }, `ran ${near.differ.join("; ")}`) : "";
+      row.append(el("td", { class: "missing", title: why }, "not run", near ? el("br") : "", instead));
       return;
     }
     const up = target ? speedup(values[i], target, metric.higher) : null;
@@ -192,7 +199,14 @@ function summaryRow(summary, ratios, how) {
     : `Speed against ${how.reference} (geometric mean; above 1× is better)`;
   const row = el("tr", { class: "compare-summary" }, el("th", { scope: "row" }, said));
   state.envs.forEach((env, i) => {
-    let cell = `${ratioText(summary[i])} over ${plural(ratios.get(env).length, "scenario")}`;
+    // The mean alone hides a 66.7× page-cache hit among losses: say how many each way, and the range.
+    const ups = ratios.get(env);
+    const shown = how.best ? ups.map((up) => 1 / up) : ups;
+    const range = shown.length > 1 ? ` (${ratioText(Math.min(...shown))} to ${ratioText(Math.max(...shown))})` : "";
+    const better = ups.filter((up) => up >= 1.05).length;
+    const worse = ups.filter((up) => up <= 1 / 1.05).length;
+    const tally = how.best ? "" : `: better in ${better}, worse in ${worse}`;
+    let cell = `${ratioText(summary[i])} over ${plural(ups.length, "scenario")}${tally}${range}`;
     if (env === how.reference) cell = "baseline";
     else if (summary[i] === null) {
       const why = "no scenario in common: see “Not side by side” below";
@@ -248,6 +262,10 @@ function render() {
     result.append(el("p", { class: "missing" }, said));
   }
   if (refused.length) result.append(refusedList(refused));
+  if (summary.every((value, i) => value === null || state.envs[i] === how.reference)) {
+    chart.closest("figure").remove(); // nothing compared: no empty axes
+    return;
+  }
   drawChart(chart, {
     kind: "bars",
     unit: "×",
@@ -285,9 +303,11 @@ function filtering(input, container) {
 const toggled = (list, value, on) => [...list.filter((item) => item !== value), ...(on ? [value] : [])];
 
 function environmentPicker(onChange) {
-  const items = Object.keys(data.environments)
+  // The picked ones first, in the order they were picked: in sight above a long list.
+  const rest = Object.keys(data.environments)
     .sort()
-    .map((env) => ({ value: env, label: env, detail: titles[env] || "" }));
+    .filter((env) => !state.envs.includes(env));
+  const items = [...state.envs, ...rest].map((env) => ({ value: env, label: env, detail: titles[env] || "" }));
   checklist($("compare-envs"), items, state.envs, onChange);
   filtering($("compare-env-filter"), $("compare-envs"));
 }
@@ -302,9 +322,10 @@ function scenarioPicker() {
     state.scenarios = toggled(state.scenarios, event.target.value, event.target.checked);
     render();
   });
-  $("compare-scenarios-note").textContent = offered.length
-    ? `${plural(offered.length, "scenario")} that two or more picked environments ran; none picked shows them all.`
-    : "Pick environments first: the scenarios two of them ran appear here.";
+  let note = "Pick environments first: the scenarios two of them ran appear here.";
+  if (offered.length) note = `${plural(offered.length, "scenario")} that two or more picked environments ran; none picked shows them all.`;
+  else if (state.envs.length > 1) note = "The picked environments share no scenario: the table shows the baseline's, and what the others ran instead.";
+  $("compare-scenarios-note").textContent = note;
   $("compare-env-count").textContent = state.envs.length ? ` (${state.envs.length} picked)` : "";
 }
 
