@@ -157,7 +157,7 @@ def test_too_little_free_space_is_refused(tmp_path):
 def test_an_interrupted_suite_leaves_no_partial_raw_file(tmp_path, monkeypatch):
     calls = []
 
-    def interrupt(step):
+    def interrupt(step, cwd):
         calls.append(step.label)
         if len(calls) == 2:
             raise KeyboardInterrupt

@@ -16,7 +16,7 @@ from perfwiki.model import Run, Source
 from perfwiki.tools.fio import logs
 from support import FIXTURES, ROOT, copy_site_sources, perfwiki_command
 
-CAPTURE = FIXTURES / "fio" / "logs"
+CAPTURE = FIXTURES / "fio-logs"
 TRANSCRIPT = "fio-3.33-randread-logged.txt"
 
 

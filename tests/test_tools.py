@@ -114,6 +114,10 @@ def test_interface_on_every_fixture(name, path):
                 assert any(job.get(d, {}).get("percentiles_ns") for job in jobs for d in ("read", "write", "trim"))
             elif chart["plot"]["kind"] == "histogram":
                 assert jobs[0]["lat_buckets"]
+            elif chart["plot"]["kind"] == "bins":
+                assert any(job.get(d, {}).get("bins_ns") for job in jobs for d in ("read", "write", "trim"))
+            elif chart["plot"]["kind"] == "timeline":
+                assert any(log["kind"] == chart["plot"]["log"] for log in run.metrics["logs"])
             else:
                 assert chart["plot"]["series"] and all(one["values"] for one in chart["plot"]["series"])
             table = chart.get("table") or {"columns": [], "rows": []}

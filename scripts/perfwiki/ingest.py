@@ -237,7 +237,7 @@ def build_report(root: Path, job: ReportJob) -> ReportOutcome:
     store = Cache(root)
     report = Report(job.slug, job.front_matter, index_path=job.index_path, comparisons_line=job.comparisons_line)
     problems: list[Problem] = []
-    logs = []
+    logs, log_files = [], []
     for raw_file in job.raw_files:
         found = store.load("extract", raw_file.key)
         if found is None:  # removed under us or unreadable: parse again
@@ -250,6 +250,7 @@ def build_report(root: Path, job: ReportJob) -> ReportOutcome:
         problems.extend(file_problems)
         if log is not None:
             logs.append(log)
+            log_files.append({"source": raw_file.path, "sha256": raw_file.sha256})
     fio_logs.attach(report.runs, logs)  # a log no run wrote is published, and charted nowhere
     assign_ids(report.runs)
     try:
@@ -267,6 +268,8 @@ def build_report(root: Path, job: ReportJob) -> ReportOutcome:
         for error in tools.validate(run):
             problems.append(Problem(run.source.path, run.source.line_start, f"invalid run {run.id}: {error}"))
     documents = report_documents(report)
+    if log_files:  # no page of their own, but `perfwiki status` knows them as ingested
+        documents.document["logs"] = log_files
     data = {
         datafile.name(f"reports/{job.slug}"): datafile.dump(documents.document),
         datafile.name(f"views/{job.slug}"): datafile.dump(documents.views),
@@ -563,7 +566,8 @@ def stale(root: Path) -> tuple[list[str], list[str], list[str]]:
     recorded: dict[str, str] = {}
     reports = root / "data" / "reports"
     for path in sorted(reports.glob("*" + datafile.SUFFIX)) if reports.is_dir() else []:
-        for raw_file in datafile.load(path)["raw_files"]:
+        document = datafile.load(path)
+        for raw_file in document["raw_files"] + document.get("logs", []):
             recorded[raw_file["source"]] = raw_file["sha256"]
     current = {content.relative(path, root): sha256_hex(path.read_bytes()) for path in content.raw_files(root)}
     changed = [path for path, digest in current.items() if path in recorded and recorded[path] != digest]

@@ -44,15 +44,15 @@ def test_every_chart_the_site_draws_is_a_valid_plotly_figure(page, base_url_loca
     property in js/charts.js fails here, where plotly.js itself would silently ignore it."""
     kinds: dict[str, int] = {}
     paths = chart_pages(built_site)
-    # The five reports, scenarios, and the runs of fio, iperf3 and mbw.
-    assert sum(p.startswith("reports/") for p in paths) == 5 and any(p.startswith("scenarios/") for p in paths)
+    # The seven reports, scenarios, environments with a history, and the runs of fio, iperf3 and mbw.
+    assert sum(p.startswith("reports/") for p in paths) == 7 and any(p.startswith("scenarios/") for p in paths)
     for path in paths:
         for element, spec in figures(page, base_url_local + path).items():
             figure = go.Figure(spec)  # raises ValueError on any unknown or ill-typed property
             assert len(figure.data) >= 1, (path, element)
             kind = page.evaluate(f"JSON.parse(document.getElementById('{element}-series').textContent).kind")
             kinds[kind] = kinds.get(kind, 0) + 1
-    assert set(kinds) == {"bars", "ladder", "histogram", "iterations", "intervals"}, kinds
+    assert set(kinds) == {"bars", "ladder", "histogram", "iterations", "intervals", "timeline", "bins", "trend"}, kinds
 
 
 def test_a_sweep_draws_its_metric_against_the_parameter_in_the_chosen_units(page, base_url_local):
