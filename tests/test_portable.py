@@ -161,6 +161,14 @@ def test_export_writes_report_dot_format_and_says_where(citing_copy, tmp_path):
     written = tmp_path / "fio-iops-basics.md"
     assert written.read_text(encoding="utf-8") == export(citing_copy, "fio-iops-basics", "md")
     assert done.stderr.startswith(f"wrote {written.name} (")
+    # hugo.toml's baseURL is the local server: links that would be dead in a ticket are said to be.
+    assert "its links point to http://localhost:1313/, which only this machine serves" in done.stderr
+    public = subprocess.run(
+        perfwiki_command() + ["export", "fio-iops-basics", "--root", str(citing_copy), "--wiki", WIKI, "-o", "-"],
+        capture_output=True,
+        text=True,
+    )
+    assert public.returncode == 0 and public.stderr == "" and WIKI in public.stdout
 
 
 def test_an_unknown_report_or_a_site_not_ingested_is_refused(citing_copy):

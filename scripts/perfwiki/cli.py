@@ -193,7 +193,11 @@ def cmd_status(args: argparse.Namespace) -> int:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from .files import write_atomically
     from .portable import ExportError, export
+    from .portable.source import local_address, wiki_address
 
     root = _site_root(args.root)
     try:
@@ -203,15 +207,10 @@ def cmd_export(args: argparse.Namespace) -> int:
         return 2
     if args.output == "-":
         sys.stdout.write(text)
-        return 0
-    from pathlib import Path
-
-    output = Path(args.output or f"{args.report}.{args.format}")
-    from .files import write_atomically
-    from .portable.source import local_address, wiki_address
-
-    write_atomically(output, text)
-    print(f"wrote {output} ({len(text.encode('utf-8')):,} bytes)", file=sys.stderr)
+    else:
+        output = Path(args.output or f"{args.report}.{args.format}")
+        write_atomically(output, text)
+        print(f"wrote {output} ({len(text.encode('utf-8')):,} bytes)", file=sys.stderr)
     wiki = args.wiki or wiki_address(root)
     if local_address(wiki):
         print(
