@@ -116,6 +116,13 @@ def test_html_export_renders_the_narrative_and_its_citations(ingested):
     assert '<a href="#cmp-raw-device-summary">Raw device vs ext4 summary</a>: shown in the text above.' in page
 
 
+def test_the_narratives_own_links_lead_to_the_wiki(ingested):
+    """build-vm-disk-busy links its earlier pass as "../build-vm-disk-quiet/", relative to its page."""
+    page = export(ingested, "build-vm-disk-busy", "html", WIKI)
+    assert f'<a href="{WIKI}reports/build-vm-disk-quiet/">Build VM disk, quiet</a>' in page
+    assert 'href="../' not in page
+
+
 def test_every_command_of_the_report_is_in_the_html_export(ingested):
     page = export(ingested, "vm-vs-bare-metal", "html", WIKI)
     codes = re.findall(r'<code id="command-[^"]+" class="language-sh">(.*?)</code>', page, re.S)

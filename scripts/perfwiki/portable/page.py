@@ -12,6 +12,7 @@ import json
 import re
 from pathlib import Path
 from typing import Any
+from urllib.parse import urljoin
 
 import jinja2
 import markdown
@@ -23,6 +24,8 @@ from .tables import table, verdict
 ASSETS = Path("site") / "assets"
 PLOTLY = ASSETS / "vendor" / "plotly-cartesian.min.js"
 TEMPLATE = Path(__file__).with_name("report.html.j2")
+# An href or src that is not a fragment, an absolute address, or a data: or mailto: one.
+_LINK = re.compile(r'\b(href|src)="(?!#|[a-zA-Z][a-zA-Z0-9+.-]*:)([^"]*)"')
 CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
 
@@ -76,6 +79,12 @@ class _Narrative:
             last = citation.end
         pieces.append(text[last:])
         rendered = markdown.markdown("".join(pieces), extensions=["tables", "fenced_code"], output_format="html")
+        # The author's links are relative to the report's page on the wiki ("../other-report/"):
+        # from a file attached to a ticket they must say where that page is.
+        page = self.source.url(f"reports/{self.source.slug}/")
+        rendered = _LINK.sub(
+            lambda match: f'{match[1]}="{html.escape(urljoin(page, html.unescape(match[2])))}"', rendered
+        )
         for token, fragment in shown.items():
             # A block (command, comparison) alone in its paragraph replaces the paragraph.
             rendered = rendered.replace(f"<p>{token}</p>", fragment).replace(token, fragment)
