@@ -125,3 +125,6 @@ def test_the_address_keeps_the_selection(page, base_url_local):
         shown_cells.append(f"{scale.text(latency[env])} {three_digits(speedup)}")
     assert row_cells(page, RANDREAD) == shown_cells
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    # Wider than a phone, the table scrolls in its frame, and says so (tables.js).
+    wrap = page.locator("#compare-result .table-wrap")
+    assert wrap.get_attribute("class") == "table-wrap table-wrap--scrolls"

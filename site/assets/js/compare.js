@@ -262,6 +262,7 @@ function render() {
     result.append(el("p", { class: "missing" }, said));
   }
   if (refused.length) result.append(refusedList(refused));
+  document.dispatchEvent(new CustomEvent("perfwiki:rows")); // tables.js: "scroll sideways" when it does
   if (summary.every((value, i) => value === null || state.envs[i] === how.reference)) {
     chart.closest("figure").remove(); // nothing compared: no empty axes
     return;

@@ -6,5 +6,5 @@ function markScrollable() {
 }
 
 document.addEventListener("DOMContentLoaded", markScrollable);
-document.addEventListener("perfwiki:rows", markScrollable); // rows drawn later, by runs.js
+document.addEventListener("perfwiki:rows", markScrollable); // rows drawn later, by runs.js and compare.js
 window.addEventListener("resize", markScrollable);
