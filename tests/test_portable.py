@@ -73,6 +73,13 @@ def test_markdown_summary_says_what_changed_since_an_earlier_report(ingested):
     assert since.count("- **regression**, build-vm-vda, fio: direction") == 2
     assert f"[build-vm-disk-quiet]({WIKI}runs/build-vm-disk-quiet/build-vm-vda-randread-logged/)" in since
     assert "IOPS 92,251 → 19,808 (−78.5 %)" in since
+    # The author's text, which says what changed between the passes, with its links made absolute.
+    notes = text[text.index("## Notes") :]
+    assert "`dd if=/dev/zero bs=1M oflag=direct`" in notes
+    assert f"[Build VM disk, quiet]({WIKI}reports/build-vm-disk-quiet/)" in notes
+    assert f"({WIKI}runs/build-vm-disk-busy/build-vm-vda-randread-logged/) (IOPS 19.81k" in notes
+    page = export(ingested, "build-vm-disk-busy", "html", WIKI)
+    assert page.count("<strong>IOPS 92,251 → 19,808 (−78.5 %)</strong>") == 1
 
 
 def test_markdown_summary_renders_as_markdown_tables(ingested):

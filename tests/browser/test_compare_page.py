@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import math
+import statistics
 
 import pytest
 
@@ -39,7 +40,9 @@ def expected_mean(env: str, reference: str) -> str:
     mean = math.exp(sum(map(math.log, ratios)) / len(ratios))
     better, worse = sum(r >= 1.05 for r in ratios), sum(r <= 1 / 1.05 for r in ratios)
     spread = f"({three_digits(min(ratios))} to {three_digits(max(ratios))})"
-    return f"{three_digits(mean)} over {len(ratios)} scenarios: better in {better}, worse in {worse} {spread}"
+    median = three_digits(statistics.median(ratios))
+    tally = f"better in {better}, worse in {worse}"
+    return f"{three_digits(mean)} over {len(ratios)} scenarios: {tally} {spread}, median {median}"
 
 
 def three_digits(ratio: float) -> str:

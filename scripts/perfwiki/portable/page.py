@@ -182,6 +182,7 @@ def page(source: Source) -> str:
         front=source.front,
         summary=" ".join(str(source.front.get("summary") or "").split()),
         verdicts=[(block["id"], block["title"], verdict(block)) for block in blocks if verdict(block)],
+        since=source.since(),
         narrative=body,
         blocks=[block_view(source, block) for block in blocks],
         cited={key.split("/", 1)[1] for key in narrative.cited if key.startswith(f"{source.slug}/")},

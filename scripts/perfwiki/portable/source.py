@@ -81,6 +81,13 @@ class Source:
         return str(self.front.get("title") or self.slug)
 
     @property
+    def date(self) -> str | None:
+        """The report's date as pages and history show it: "2026-11-24", or with its time in UTC."""
+        from ..pages.index import report_date
+
+        return report_date(self.front.get("date"))
+
+    @property
     def relative_path(self) -> str:
         return self.path.relative_to(self.root).as_posix()
 

@@ -3,8 +3,12 @@ paste into a ticket or a pull request. Every value links to its run page on the 
 
 from __future__ import annotations
 
+import re
 from typing import Any
+from urllib.parse import urljoin
 
+from ..units import quantity_text
+from .citations import citations
 from .source import Source, run_page
 from .tables import Cell, table, verdict
 
@@ -53,6 +57,33 @@ def _block(source: Source, block: dict[str, Any]) -> list[str]:
     return [*lines, ""]
 
 
+# A markdown link the author wrote relative to the report's page: "[x](../other-report/)".
+_RELATIVE_LINK = re.compile(r"\]\((?!#|[a-zA-Z][a-zA-Z0-9+.-]*:)([^)\s]+)\)")
+
+
+def _narrative(source: Source) -> str:
+    """The report's own text, its citations as markdown and its links to the wiki made absolute."""
+    text, pieces, last = source.narrative, [], 0
+    for cited in citations(source):
+        pieces.append(text[last : cited.start])
+        last = cited.end
+        run_url = cited.report.url(f"runs/{cited.report.slug}/{cited.id}/")
+        if cited.name == "run":
+            numbers = " · ".join(f"{entry['label']} {quantity_text(entry['value'])}" for entry in cited.headline)
+            pieces.append(f"[{_escaped(cited.title)}]({run_url})" + (f" ({numbers})" if numbers else ""))
+        elif cited.name == "command":
+            pieces.append("\n".join([*_fenced(cited.page["command"]), "", f"([{_escaped(cited.title)}]({run_url}))"]))
+        elif cited.report is source:
+            pieces.append(f"*{cited.title}* (its table is below)")
+        else:
+            pieces.append(
+                f"[{_escaped(cited.title)}]({cited.report.url(f'reports/{cited.report.slug}/#cmp-{cited.id}')})"
+            )
+    pieces.append(text[last:])
+    page = source.url(f"reports/{source.slug}/")
+    return _RELATIVE_LINK.sub(lambda match: f"]({urljoin(page, match[1])})", "".join(pieces)).strip()
+
+
 def _commands(source: Source) -> list[str]:
     lines = ["## Commands", ""]
     by_environment: dict[str, list[dict[str, Any]]] = {}
@@ -84,17 +115,13 @@ def _commands(source: Source) -> list[str]:
 
 def summary(source: Source) -> str:
     front = source.front
-    head = [str(front["date"])] if front.get("date") else []
+    head = [source.date] if source.date else []
     if len(source.document["environments"]) > 1 and source.document.get("baseline"):
         head.append(f"baseline: {source.document['baseline']}")
     head.append(f"[on the wiki]({source.url(f'reports/{source.slug}/')})")
     lines = [f"# {source.title}", "", " · ".join(head), ""]
     if front.get("summary"):
         lines += [" ".join(str(front["summary"]).split()), ""]
-    blocks = source.views.get("blocks", [])
-    verdicts = [(block, verdict(block)) for block in blocks if verdict(block)]
-    if verdicts:
-        lines += ["## At a glance", ""] + [f"- **{block['title']}**: {said}" for block, said in verdicts] + [""]
     since = source.since()
     if since:
         lines += ["## Since earlier reports", ""]
@@ -106,6 +133,13 @@ def summary(source: Source) -> str:
                 f"- {flag}, {change['environment']}, {change['description']}: from {before} ({change['from_date']}):"
             )
             lines += [f"  {change['text']} ({change['noise']})", ""]
+    blocks = source.views.get("blocks", [])
+    verdicts = [(block, verdict(block)) for block in blocks if verdict(block)]
+    if verdicts:
+        lines += ["## At a glance", ""] + [f"- **{block['title']}**: {said}" for block, said in verdicts] + [""]
+    narrative = _narrative(source)
+    if narrative:
+        lines += ["## Notes", "", narrative, ""]
     if blocks:
         lines += ["## " + ("Comparisons" if len(source.document["environments"]) > 1 else "Results"), ""]
         for block in blocks:

@@ -245,7 +245,7 @@ function trend(chart, mode) {
   }));
   return lines(traces, {
     showlegend: chart.series.length > 1,
-    xaxis: { type: "date", title: { text: "report date", standoff: 6 }, automargin: true },
+    xaxis: { type: "date", title: { text: "report date", standoff: 6 }, automargin: true, nticks: 4, tickangle: 0 },
     yaxis: {
       title: { text: axisTitle(scale) === chart.metric ? chart.metric : `${chart.metric} (${axisTitle(scale)})` },
       rangemode: "tozero",

@@ -195,7 +195,7 @@ function scenarioRow(scenario, metric, how, ratios, refused) {
 // The summary: the geometric mean of each environment's ratios over the scenarios it ran.
 function summaryRow(summary, ratios, how) {
   const said = how.best
-    ? "×N of the best (geometric mean; 1× is the best)"
+    ? "How many times the best (geometric mean; 1× is the best, more is slower)"
     : `Speed against ${how.reference} (geometric mean; above 1× is better)`;
   const row = el("tr", { class: "compare-summary" }, el("th", { scope: "row" }, said));
   state.envs.forEach((env, i) => {
@@ -205,8 +205,16 @@ function summaryRow(summary, ratios, how) {
     const range = shown.length > 1 ? ` (${ratioText(Math.min(...shown))} to ${ratioText(Math.max(...shown))})` : "";
     const better = ups.filter((up) => up >= 1.05).length;
     const worse = ups.filter((up) => up <= 1 / 1.05).length;
-    const tally = how.best ? "" : `: better in ${better}, worse in ${worse}`;
-    let cell = `${ratioText(summary[i])} over ${plural(ups.length, "scenario")}${tally}${range}`;
+    // The median beside the mean: one page-cache hit of 66.7× moves the mean, not the median.
+    const sorted = [...shown].sort((a, b) => a - b);
+    const half = Math.floor(sorted.length / 2);
+    const median = sorted.length % 2 ? sorted[half] : (sorted[half - 1] + sorted[half]) / 2;
+    const middle = shown.length > 2 ? `, median ${ratioText(median)}` : "";
+    const tally = how.best
+      ? `: the best in ${shown.filter((r) => r <= 1.0000001).length}`
+      : `: better in ${better}, worse in ${worse}`;
+    const mean = how.best ? `${ratioText(summary[i])} the best` : ratioText(summary[i]);
+    let cell = `${mean} over ${plural(ups.length, "scenario")}${tally}${range}${middle}`;
     if (env === how.reference) cell = "baseline";
     else if (summary[i] === null) {
       const why = "no scenario in common: see “Not side by side” below";
