@@ -49,6 +49,10 @@ def test_averaged_logs_are_the_samples_fio_summarised(tmp_path):
     assert min(series["iops"]["values"]) == int(iops[1]) and max(series["iops"]["values"]) == int(iops[2])
     assert len(series["bw"]["values"]) == int(bw[3])
     assert series["bw"]["t_s"] == [0.5, 1.0, 1.5, 2.0, 2.5] and series["bw"]["window_ms"] == 500
+    # fio wrote one more latency window at exit (3.0 s, the queue draining) than bandwidth windows:
+    # every series stops where they all have a window.
+    assert (CAPTURE / "avg_clat.1.log").read_text().splitlines()[-1].startswith("3000, ")
+    assert series["clat"]["t_s"] == series["lat"]["t_s"] == series["bw"]["t_s"]
     assert series["bw"]["unit"] == "B/s" and series["clat"]["unit"] == "ns" and series["bw"]["direction"] == "read"
     assert series["bw"]["file"] == "content/reports/fio-iops-basics/raw/lab-vm-dm0/avg_bw.1.log"
     # The run page charts them over time, from the run's published JSON.

@@ -142,6 +142,20 @@ def _per_second(kind: str, samples: list[tuple[int, int, int]], scale: int) -> t
     return times, values
 
 
+def _without_final_window(averaged: list[dict[str, Any]]) -> None:
+    """Averaged series cut to the windows all of them have. At exit fio writes the latency logs' last,
+    partial window (the queue draining) but not the bandwidth and IOPS logs': kept, it drew a spike
+    at the end that no other chart of the run shows."""
+    written = [entry for entry in averaged if entry["t_s"]]
+    if len({entry["kind"] for entry in written}) < 2:
+        return  # one kind of log alone: nothing says its last window is partial
+    last = min(entry["t_s"][-1] for entry in written)
+    for entry in averaged:
+        kept = [index for index, moment in enumerate(entry["t_s"]) if moment <= last]
+        entry["t_s"] = [entry["t_s"][index] for index in kept]
+        entry["values"] = [entry["values"][index] for index in kept]
+
+
 def _prefixes(run: Run, kind: str) -> list[str]:
     """The log prefix a run's command gave for this kind of log: the option's value, else the job name."""
     value = run.params.get(OPTIONS[kind])
@@ -164,12 +178,16 @@ def attach(runs: list[Run], logs: list[Log]) -> list[Log]:
             continue
         transcript = run.source.path.replace("\\", "/")
         folders = {posixpath.dirname(transcript), posixpath.splitext(transcript)[0]}
-        found = []
+        found, averaged = [], []
         for index, log in enumerate(logs):
             if log.folder in folders and log.prefix in _prefixes(run, log.kind):
-                found.extend(series(log, run.tool_version))
+                made = series(log, run.tool_version)
+                found.extend(made)
+                if log.averaged:
+                    averaged.extend(made)
                 used.add(index)
         if found:
+            _without_final_window(averaged)
             order = {kind: position for position, kind in enumerate(UNITS)}
             found.sort(
                 key=lambda entry: (order[entry["kind"]], entry["job"] or 0, DIRECTIONS.index(entry["direction"]))
