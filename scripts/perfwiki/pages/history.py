@@ -21,8 +21,9 @@ from .. import tools, units
 THRESHOLD = 0.10
 
 
-def _number(value: Any) -> float | None:
-    return value if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+def measured(values: Any) -> list[float]:
+    """The numbers among a metric's values: a run that did not measure it holds None."""
+    return [value for value in values if isinstance(value, (int, float)) and not isinstance(value, bool)]
 
 
 def _point(report: str, date: str, runs: list[dict[str, Any]]) -> dict[str, Any]:
@@ -30,7 +31,7 @@ def _point(report: str, date: str, runs: list[dict[str, Any]]) -> dict[str, Any]
     columns = list(zip(*(run["numbers"] for run in runs), strict=True))
     medians, lows, highs = [], [], []
     for column in columns:
-        numbers = [number for number in map(_number, column) if number is not None]
+        numbers = measured(column)
         medians.append(statistics.median(numbers) if numbers else None)
         lows.append(min(numbers) if numbers else None)
         highs.append(max(numbers) if numbers else None)

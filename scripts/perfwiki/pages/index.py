@@ -103,10 +103,26 @@ def index_share(report: str, runs: list[Run], title: str | None = None, date: An
     }
 
 
-def site_index(shares: list[dict[str, Any]]) -> dict[str, Any]:
-    """Scenario, tool and environment pages across every report: which runs did the same thing, and where."""
+def _merged_scenarios(shares: list[dict[str, Any]]) -> tuple[dict[str, dict[str, Any]], dict[str, list[Any]]]:
+    """Every report's share of each scenario as one: its runs across reports, in report order, and
+    the overlay series of those runs (site_index, compare_index)."""
     scenarios: dict[str, dict[str, Any]] = {}
     series: dict[str, list[dict[str, Any]]] = {}
+    for share in sorted(shares, key=lambda share: share["report"]):
+        for key, found in share["scenarios"].items():
+            scenario = scenarios.setdefault(
+                key,
+                {"tool": found["tool"], "description": found["description"], "fingerprint": found["fingerprint"]},
+            )
+            scenario.setdefault("runs", []).extend(found["runs"])
+            scenario["columns"] = found["columns"]
+            series.setdefault(key, []).extend(found["series"])
+    return scenarios, series
+
+
+def site_index(shares: list[dict[str, Any]]) -> dict[str, Any]:
+    """Scenario, tool and environment pages across every report: which runs did the same thing, and where."""
+    scenarios, series = _merged_scenarios(shares)
     by_tool: dict[str, dict[str, Any]] = {}
     environments: dict[str, list[dict[str, Any]]] = {}
     for share in sorted(shares, key=lambda share: share["report"]):
@@ -117,14 +133,6 @@ def site_index(shares: list[dict[str, Any]]) -> dict[str, Any]:
             tool["runs"] += counted["runs"]
             tool["reports"].append(share["report"])
             tool["scenarios"] += [key for key in counted["scenarios"] if key not in tool["scenarios"]]
-        for key, found in share["scenarios"].items():
-            scenario = scenarios.setdefault(
-                key,
-                {"tool": found["tool"], "description": found["description"], "fingerprint": found["fingerprint"]},
-            )
-            scenario.setdefault("runs", []).extend(found["runs"])
-            scenario["columns"] = found["columns"]
-            series.setdefault(key, []).extend(found["series"])
     dates = {share["report"]: share.get("date") for share in shares}
     histories = history.histories(scenarios, dates)
     for key, scenario in scenarios.items():
@@ -331,10 +339,7 @@ def compare_index(shares: list[dict[str, Any]]) -> str:
     thing; each carries its parameters by name, for the page to say what differs when an environment
     ran a near scenario instead.
     """
-    merged: dict[str, dict[str, Any]] = {}
-    for share in sorted(shares, key=lambda share: share["report"]):
-        for key, found in share["scenarios"].items():
-            merged.setdefault(key, {**found, "runs": []})["runs"].extend(found["runs"])
+    merged, _ = _merged_scenarios(shares)
     used: dict[str, dict[str, Any]] = {}
     scenarios = []
     counts: dict[str, int] = {}
@@ -383,5 +388,5 @@ def compare_index(shares: list[dict[str, Any]]) -> str:
 
 def _median(values: tuple[Any, ...]) -> float | None:
     """The median of a metric over an environment's runs of one scenario (None when none measured it)."""
-    numbers = [value for value in values if isinstance(value, (int, float)) and not isinstance(value, bool)]
+    numbers = history.measured(values)
     return statistics.median(numbers) if numbers else None

@@ -17,6 +17,7 @@ from urllib.parse import urljoin
 import jinja2
 import markdown
 
+from ..units import quantity_text
 from .citations import Citation, citations
 from .source import ExportError, Source, exports_url, headline, run_page
 from .tables import table, verdict
@@ -111,7 +112,7 @@ def run_view(source: Source, run_id: str, page: dict[str, Any]) -> dict[str, Any
     view = {
         "id": run_id,
         "title": source.titles[run_id],
-        "url": source.url(f"runs/{source.slug}/{run_id}/"),
+        "url": source.run_url(run_id),
         "headline": [{"label": entry["label"], "value": entry["value"]} for entry in headline(page)],
         "manual": page.get("format") == "manual",
         "command": page.get("command"),
@@ -139,7 +140,7 @@ def block_view(source: Source, block: dict[str, Any]) -> dict[str, Any]:
             {
                 "id": panel["id"],
                 "title": panel["title"],
-                "unit": _text(panel.get("unit")),
+                "unit": quantity_text(panel["unit"]) if panel.get("unit") else "",
                 "direction": panel.get("direction", ""),
                 "series": _script(json.dumps(panel["plot"], ensure_ascii=False, sort_keys=True)),
             }
@@ -149,12 +150,6 @@ def block_view(source: Source, block: dict[str, Any]) -> dict[str, Any]:
         "report": source,
         "report_url": source.url(f"reports/{source.slug}/#cmp-{block['id']}"),
     }
-
-
-def _text(unit: Any) -> str:
-    from ..units import quantity_text
-
-    return quantity_text(unit) if unit else ""
 
 
 def _environment(source: Source, environment: str) -> dict[str, Any]:

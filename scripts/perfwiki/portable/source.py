@@ -11,6 +11,7 @@ from typing import Any
 from .. import datafile
 from ..content import read_front_matter
 from ..ingest import PUBLISHED_RAW, PUBLISHED_RUNS
+from ..pages.index import report_date
 from ..pages.layouts import expand_headline
 
 
@@ -83,8 +84,6 @@ class Source:
     @property
     def date(self) -> str | None:
         """The report's date as pages and history show it: "2026-11-24", or with its time in UTC."""
-        from ..pages.index import report_date
-
         return report_date(self.front.get("date"))
 
     @property
@@ -94,6 +93,10 @@ class Source:
     def url(self, path: str) -> str:
         """The wiki's address of one of its pages ("reports/x/"), for links back."""
         return self.wiki + path
+
+    def run_url(self, run_id: str, report: str | None = None) -> str:
+        """A run page's address on the wiki: a run of this report, or of `report`."""
+        return self.url(f"runs/{report or self.slug}/{run_id}/")
 
     @functools.cached_property
     def runs(self) -> list[dict[str, Any]]:
@@ -126,9 +129,6 @@ class Source:
         """The wiki's page of the run's raw file, opened at its lines."""
         start, end = run_page["lines"]
         return self.url(f"{self.raw_file(run_page)['page']}/?lines={start}-{end}#L{start}")
-
-    def download_url(self, run_page: dict[str, Any]) -> str:
-        return self.url(self.raw_file(run_page)["source"].removeprefix("content/"))
 
 
 @functools.cache

@@ -28,7 +28,7 @@ def _fenced(code: str, language: str = "sh") -> list[str]:
 def _cell(source: Source, cell: Cell) -> str:
     if cell.value is None:
         return "n/a"
-    text = f"[{_escaped(cell.value)}]({source.url(f'runs/{source.slug}/{cell.run}/')})" if cell.run else cell.value
+    text = f"[{_escaped(cell.value)}]({source.run_url(cell.run)})" if cell.run else cell.value
     return text + (f" ({cell.relative})" if cell.relative else "") + (" *manual*" if cell.manual else "")
 
 
@@ -67,7 +67,7 @@ def _narrative(source: Source) -> str:
     for cited in citations(source):
         pieces.append(text[last : cited.start])
         last = cited.end
-        run_url = cited.report.url(f"runs/{cited.report.slug}/{cited.id}/")
+        run_url = cited.report.run_url(cited.id)
         if cited.name == "run":
             numbers = " · ".join(f"{entry['label']} {quantity_text(entry['value'])}" for entry in cited.headline)
             pieces.append(f"[{_escaped(cited.title)}]({run_url})" + (f" ({numbers})" if numbers else ""))
@@ -96,7 +96,7 @@ def _commands(source: Source) -> list[str]:
         lines += [f"### {environment}", ""]
         for run in runs:
             run_id = run["id"]
-            link = f"[{_escaped(source.titles[run_id])}]({source.url(f'runs/{source.slug}/{run_id}/')})"
+            link = f"[{_escaped(source.titles[run_id])}]({source.run_url(run_id)})"
             if not run.get("command"):
                 why = (
                     "typed by hand, no raw output"
@@ -127,8 +127,7 @@ def summary(source: Source) -> str:
         lines += ["## Since earlier reports", ""]
         for change in since:
             flag = "within noise" if change["kind"] == "noise" else f"**{change['kind']}**"
-            earlier_run = f"runs/{change['from']}/{change['from_runs'][0]}/"
-            before = f"[{_escaped(change['from'])}]({source.url(earlier_run)})"
+            before = f"[{_escaped(change['from'])}]({source.run_url(change['from_runs'][0], change['from'])})"
             lines.append(
                 f"- {flag}, {change['environment']}, {change['description']}: from {before} ({change['from_date']}):"
             )

@@ -176,16 +176,23 @@ function histogram(chart) {
   });
 }
 
+// A series as a line in the chart's display unit: its points scaled, each one's text as printed.
+function scaledLine(s, x, scale) {
+  return {
+    type: "scatter",
+    name: s.name,
+    x,
+    y: s.values.map((v) => (present(v) ? number(scale, v) : null)),
+    text: s.values.map((v) => text(scale, v)),
+  };
+}
+
 // fio's own log over time ({name, t_s, values} per job and direction, canonical units): one line
 // each, in one display unit for the chart (B/s follows the unit switch), from zero.
 function timeline(chart, mode) {
   const scale = chartScale(chart, mode, chart.series.flatMap((s) => s.values));
   const traces = chart.series.map((s) => ({
-    type: "scatter",
-    name: s.name,
-    x: s.t_s,
-    y: s.values.map((v) => number(scale, v)),
-    text: s.values.map((v) => text(scale, v)),
+    ...scaledLine(s, s.t_s, scale),
     mode: s.values.length > 120 ? "lines" : "lines+markers",
     hovertemplate: `%{x} s: %{text}<extra>${s.name}</extra>`,
   }));
@@ -233,11 +240,7 @@ const FLAG_COLOURS = { regression: "#d62728", improvement: "#2ca02c" };
 function trend(chart, mode) {
   const scale = chartScale(chart, mode, chart.series.flatMap((s) => s.values));
   const traces = chart.series.map((s) => ({
-    type: "scatter",
-    name: s.name,
-    x: s.x,
-    y: s.values.map((v) => (present(v) ? number(scale, v) : null)),
-    text: s.values.map((v) => text(scale, v)),
+    ...scaledLine(s, s.x, scale),
     customdata: s.reports.map((report, i) => (s.flags[i] ? `${report}: ${s.flags[i]}` : report)),
     mode: "lines+markers",
     marker: { size: 11, line: { width: 3, color: s.flags.map((f) => FLAG_COLOURS[f] || "rgba(0,0,0,0)") } },

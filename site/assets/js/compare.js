@@ -63,7 +63,7 @@ function shownScenarios() {
   if (state.scenarios.length) return state.scenarios.map((key) => data.byKey.get(key)).filter(Boolean);
   const shared = sharedScenarios();
   if (shared.length) return shared;
-  const first = state.envs.includes(state.ref) ? state.ref : state.envs[0];
+  const first = against().reference || state.envs[0];
   return data.scenarios.filter((s) => s.cells[first]);
 }
 

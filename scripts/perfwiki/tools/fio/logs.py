@@ -85,14 +85,8 @@ def series(log: Log, version: str | None) -> list[dict[str, Any]]:
 
     `version` is the run's fio version: before 3.0, latency logs were in microseconds.
     """
-    scale = (
-        1000
-        if log.kind in ("lat", "clat", "slat")
-        and version
-        and version.split(".")[0].isdigit()
-        and int(version.split(".")[0]) < 3
-        else 1
-    )
+    major = (version or "").split(".")[0]
+    scale = 1000 if log.kind in ("lat", "clat", "slat") and major.isdigit() and int(major) < 3 else 1
     found = []
     for direction, samples in log.samples.items():
         if log.averaged:
