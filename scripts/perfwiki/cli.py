@@ -86,12 +86,15 @@ def cmd_ingest(args: argparse.Namespace) -> int:
         return 2
     for problem in result.problems:
         print(problem, file=sys.stderr)
+    errors = [problem for problem in result.problems if problem.severity == "error"]
+    warnings = len(result.problems) - len(errors)
     print(
         f"ingested {result.run_count} runs in {len(result.reports)} reports into {root / 'data'}"
-        + (f"; {len(result.problems)} problems" if result.problems else ""),
+        + (f"; {len(errors)} problems" if errors else "")
+        + (f"; {warnings} warning{'s' if warnings != 1 else ''}" if warnings else ""),
         file=sys.stderr,
     )
-    return 1 if result.problems else 0
+    return 1 if errors else 0
 
 
 def cmd_facts(args: argparse.Namespace) -> int:

@@ -17,7 +17,8 @@ import statistics
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import tools, units
+from . import noise, tools, units
+from .findings import failure
 from .model import Run, slug
 from .tools.base import Metric
 
@@ -99,7 +100,10 @@ def _fill(column: Column, members: list[tuple[Run, str | None]], baseline: str |
     # Most common scenario wins; a tie goes to the one met first (environments in report order).
     column.fingerprint = on_baseline[0] if on_baseline else prints[keyed.index(max(keyed, key=keyed.count))]
     for (run, _), print_ in zip(members, prints, strict=True):
-        if _comparable(column.fingerprint, print_, column.ignored):
+        failed = failure(run)
+        if failed:
+            column.refused.append({"run": run.id, "environment": run.environment, "reason": f"failed: {failed}"})
+        elif _comparable(column.fingerprint, print_, column.ignored):
             column.members.append(run)
         else:
             reasons = [reason for reason in differences(column.fingerprint, print_) if reason]
@@ -197,13 +201,6 @@ def _cell(values: list[float]) -> dict[str, Any]:
     return cell
 
 
-def _within_noise(cell: dict[str, Any], base: dict[str, Any]) -> bool:
-    """Repeated on both sides and the min-max ranges overlap: the difference is not a result."""
-    if cell.get("n", 0) < 2 or base.get("n", 0) < 2:
-        return False
-    return cell["min"] <= base["max"] and base["min"] <= cell["max"]
-
-
 def _comparison(
     metric: Metric, columns: list[Column], environments: list[str], baseline: str | None
 ) -> dict[str, Any] | None:
@@ -230,12 +227,14 @@ def _comparison(
             cell = table[env][column.id]
             base = base_values[column.id]
             cell["relative"] = cell["value"] / base if cell["value"] is not None and base else None
-            if (
-                env != baseline
-                and cell["value"] is not None
-                and _within_noise(cell, table.get(baseline, {}).get(column.id) or {})
-            ):
-                cell["within_noise"] = True
+            if env != baseline and cell["relative"] is not None:
+                base_cell = table.get(baseline, {}).get(column.id) or {}
+                mine, theirs = noise.spread(cell), noise.spread(base_cell)
+                if noise.is_even(cell["relative"], mine, theirs):
+                    # Not a result: no colour, no "faster" (noise.py, the one rule every page uses).
+                    cell["even"] = True
+                    if noise.ranges_overlap(mine, theirs):
+                        cell["within_noise"] = True  # and the repeats show why
             cells.append(cell)
         rows.append({"environment": env, "cells": cells})
     unit = metric.unit

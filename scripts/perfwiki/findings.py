@@ -23,15 +23,21 @@ class Finding:
     message: str
     evidence: str | None = None
     line: int | None = None
+    # Set when the finding means the number measured something else (a cache): the few words
+    # a verdict names it by, in the same line (artefacts.py).
+    artefact: str | None = None
 
     def to_dict(self) -> dict[str, object]:
-        return {
+        found: dict[str, object] = {
             "id": self.id,
             "severity": self.severity,
             "message": self.message,
             "evidence": self.evidence,
             "line": self.line,
         }
+        if self.artefact:
+            found["artefact"] = self.artefact
+        return found
 
 
 class Evidence:
@@ -74,3 +80,9 @@ SEVERITY_ORDER = {"error": 0, "warning": 1, "info": 2}
 def by_severity(findings: list[Finding]) -> list[Finding]:
     """Most severe first; the order the checks ran in otherwise."""
     return sorted(findings, key=lambda finding: SEVERITY_ORDER[finding.severity])
+
+
+def failure(run: Run) -> str | None:
+    """Why a run is not a result: its first error-severity finding (fio err≠0, a tool's own error
+    line). Comparisons, verdicts and histories leave such a run out."""
+    return next((check["message"] for check in run.checks if check["severity"] == "error"), None)

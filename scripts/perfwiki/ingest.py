@@ -28,12 +28,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
-from . import cache, compare, content, datafile, exports, naming, progress, tools
+from . import artefacts, cache, claims, compare, content, datafile, exports, naming, progress, tools
 from .cache import Cache
 from .decode import decode
 from .extract import assign_ids, extract, extract_text
 from .files import link_or_copy, recover, swap_in, write_atomically, write_files
-from .model import Problem, Source, published_path, sha256_hex
+from .model import Problem, Run, Source, published_path, sha256_hex
 from .pages import index as index_pages
 from .pages.report import Report, report_documents
 from .redact import Redactor, Rules, prompt_hosts, rules_from_config
@@ -232,6 +232,18 @@ def _found(extracted: Any) -> tuple[list[Any], list[Problem], Any]:
     return extracted.runs, extracted.problems, extracted.log
 
 
+def failed_runs(runs: list[Run]) -> list[Problem]:
+    """A warning at the error line of each run that failed: it is published, and compared nowhere."""
+    found = []
+    for run in runs:
+        for check in run.checks:
+            if check["severity"] == "error":
+                line = check.get("line") or run.source.line_start
+                found.append(Problem(run.source.path, line, f"run {run.id}: {check['message']}", "warning"))
+                break
+    return found
+
+
 def build_report(root: Path, job: ReportJob) -> ReportOutcome:
     """Build one report from the cached runs of its files; its documents and outcome go into the cache."""
     store = Cache(root)
@@ -264,6 +276,11 @@ def build_report(root: Path, job: ReportJob) -> ReportOutcome:
         specs, report.runs, report.environments, report.baseline, report.front_matter.get("automatic")
     )
     problems.extend(Problem(report.index_path, report.comparisons_line, error) for error in errors)
+    artefacts.annotate(report.runs, report.comparisons, report.environment_pages)
+    problems.extend(failed_runs(report.runs))
+    problems.extend(
+        claims.contradicted(report.index_path, (root / job.index_path).read_text(encoding="utf-8"), report.runs)
+    )
     for run in report.runs:
         for error in tools.validate(run):
             problems.append(Problem(run.source.path, run.source.line_start, f"invalid run {run.id}: {error}"))

@@ -37,12 +37,19 @@ class Problem:
     path: str
     line: int
     message: str
+    # "error": the input could not be used as it is (ingest exits non-zero). "warning": it was
+    # used, but something in it is not what it seems (a failed fio job, a summary the data contradicts).
+    severity: str = "error"
 
     def __str__(self) -> str:
-        return f"{self.path}:{self.line}: {self.message}"
+        said = "warning: " if self.severity == "warning" else ""
+        return f"{self.path}:{self.line}: {said}{self.message}"
 
     def to_dict(self) -> dict[str, Any]:
-        return {"path": self.path, "line": self.line, "message": self.message}
+        found: dict[str, Any] = {"path": self.path, "line": self.line, "message": self.message}
+        if self.severity != "error":
+            found["severity"] = self.severity
+        return found
 
 
 @dataclass(frozen=True)

@@ -1,39 +1,52 @@
 """The one line a comparison leads with: which environment is faster, and by how much.
 
-Computed from the comparison's cells, never written by hand. "Faster" folds in each
-column's direction: a bar of IOPS is faster when higher, a latency when lower, so a
-column's speed factor is value / baseline for the first and baseline / value for the
-second. Several columns are summarised by the median of their factors, so one scenario
-that hit a cache (147x on a 4 KiB random read) does not decide the ranking; the extremes
-are named beside it. A verdict says when numbers behind it were typed by hand.
+Computed from the comparison's cells, never written by hand, and only from like-for-like
+results: a cell flagged as an artefact (artefacts.py: a page-cache hit, a guest served by its
+host's cache, a file system "faster" than its own device) is left out of "faster", "fastest",
+"slowest" and every range, and the same line says why ("win2008-vm-writeback-q4: 23.2×
+r730-host — served from the host's cache, not the disk"). "Even" is noise.py's rule, the one
+every page uses.
+
+"Faster" folds in each column's direction: a bar of IOPS is faster when higher, a latency when
+lower, so a column's speed factor is value / baseline for the first and baseline / value for
+the second. Several columns are summarised by the geometric mean of their factors (the mean of
+ratios that treats 2× and 0.5× alike), and the extremes are named beside it. A verdict says
+when numbers behind it were typed by hand.
 """
 
 from __future__ import annotations
 
-import statistics
+import math
 from typing import Any
 
-from . import units
+from . import noise, units
 
-# Closer to the baseline than this is "even": a 3 % difference is not a result.
-EVEN = 0.05
+# A verdict names at most this many environments' artefacts, then counts the rest.
+_ARTEFACTS_NAMED = 3
+
+Entry = tuple[float, dict[str, Any], dict[str, Any]]  # (speed factor, column, cell)
+
+
+def ratio_text(factor: float) -> str:
+    """A speed factor as a number, three significant digits: '1.34×', '23.2×', '147×'."""
+    return f"{factor:.3g}×"
 
 
 def speed(factor: float) -> str:
-    """A speed factor in words: 1.14 -> '14 % faster', 0.32 -> '3.1x slower', 1.0 -> 'even'."""
-    if abs(factor - 1) < 0.005:
+    """A speed factor in words: 1.142 -> '14.2 % faster', 0.32 -> '3.13× slower', within EVEN -> 'even'."""
+    if noise.even_factor(factor):
         return "even"
     if factor >= 2:
-        return f"{factor:.1f}× faster"
+        return f"{ratio_text(factor)} faster"
     if factor <= 0.5:
-        return f"{1 / factor:.1f}× slower"
+        return f"{ratio_text(1 / factor)} slower"
     if factor > 1:
-        return f"{(factor - 1) * 100:.0f} % faster"
-    return f"{(1 - factor) * 100:.0f} % slower"
+        return f"{(factor - 1) * 100:.3g} % faster"
+    return f"{(1 - factor) * 100:.3g} % slower"
 
 
 def against(factor: float, baseline: str) -> str:
-    """'14 % faster than host', 'even with host'."""
+    """'14.2 % faster than host', 'even with host'."""
     said = speed(factor)
     return f"even with {baseline}" if said == "even" else f"{said} than {baseline}"
 
@@ -46,19 +59,63 @@ def factor(cell: dict[str, Any], higher_is_better: bool) -> float | None:
     return relative if higher_is_better else 1 / relative
 
 
+def geometric_mean(factors: list[float]) -> float:
+    return math.exp(sum(math.log(found) for found in factors) / len(factors))
+
+
+def _is_even(entry: Entry) -> bool:
+    return bool(entry[2].get("even"))
+
+
 def _across_note(columns: list[dict[str, Any]]) -> str:
     """' Compared across engine on purpose.' when the author let a parameter differ."""
     across = sorted({name for column in columns for name in column.get("compared_across") or []})
     return f" Compared across {', '.join(across)} on purpose: it differs between environments." if across else ""
 
 
-def _manual_note(factors: dict[str, list[tuple[float, dict, dict]]]) -> str:
+def _manual_note(entries: dict[str, list[Entry]]) -> str:
     """' nvme-ext4's numbers were typed by hand, not parsed from raw output.' when any were."""
-    typed = [env for env, entries in factors.items() if any(entry[2].get("manual") for entry in entries)]
+    typed = [env for env, found in entries.items() if any(entry[2].get("manual") for entry in found)]
     if not typed:
         return ""
     whose = " and ".join(f"{env}'s" for env in typed)
     return f" {whose} numbers were typed by hand, not parsed from raw output."
+
+
+def _even_words(entries: list[Entry]) -> str:
+    """How 'even' was judged, for the cells that were."""
+    if any(entry[2].get("within_noise") for entry in entries):
+        return "even (within the repeats' noise or ±5 %)"
+    return f"even (within ±{noise.EVEN:.0%})"
+
+
+def artefact_clause(artefacts: dict[str, list[Entry]], baseline: str | None) -> str:
+    """' Left out: X: 23.2× B (4 KiB random read) and 3 more — served from the host's cache, not the disk.'"""
+    if not artefacts:
+        return ""
+    said = []
+    for env, entries in list(artefacts.items())[:_ARTEFACTS_NAMED]:
+        top = max(entries, key=lambda entry: entry[0])
+        more = f" and {len(entries) - 1} more" if len(entries) > 1 else ""
+        said.append(f"{env}: {ratio_text(top[0])} {baseline} ({top[1]['title']}){more} — {top[2]['artefact']}")
+    rest = len(artefacts) - _ARTEFACTS_NAMED
+    if rest > 0:
+        said.append(f"{rest} more environment{'s' if rest != 1 else ''}")
+    return " Left out, not a speed difference: " + "; ".join(said) + "."
+
+
+def split(comparison: dict[str, Any]) -> tuple[dict[str, list[Entry]], dict[str, list[Entry]]]:
+    """Per environment, its like-for-like entries and its artefacts (cells a check explains)."""
+    like: dict[str, list[Entry]] = {}
+    artefacts: dict[str, list[Entry]] = {}
+    for row in comparison["rows"]:
+        for column, cell in zip(comparison["columns"], row["cells"], strict=True):
+            found = factor(cell, column["higher_is_better"])
+            if found is None:
+                continue
+            into = artefacts if cell.get("artefact") else like
+            into.setdefault(row["environment"], []).append((found, column, cell))
+    return like, artefacts
 
 
 def comparison_verdict(comparison: dict[str, Any], convention: str = "iec") -> str | None:
@@ -68,59 +125,60 @@ def comparison_verdict(comparison: dict[str, Any], convention: str = "iec") -> s
     """
     baseline = comparison.get("baseline")
     columns = comparison["columns"]
-    factors: dict[str, list[tuple[float, dict[str, Any], dict[str, Any]]]] = {}
-    for row in comparison["rows"]:
-        for column, cell in zip(columns, row["cells"], strict=True):
-            found = factor(cell, column["higher_is_better"])
-            if found is not None:
-                factors.setdefault(row["environment"], []).append((found, column, cell))
-    others = [env for env in factors if env != baseline]
-    if baseline not in factors or not others:
+    like, artefacts = split(comparison)
+    others = [env for env in like if env != baseline]
+    if baseline not in like and baseline not in artefacts:
         return None
-    if len(columns) == 1:
-        said = _one_column(comparison, factors, convention)
-    elif len(others) == 1:
-        said = _one_against_baseline(others[0], baseline, factors[others[0]])
+    if not others and not artefacts:
+        return None
+    if not others:
+        said = "No like-for-like result to compare with the baseline."
+    elif len(columns) == 1:
+        said = _one_column(comparison, like, convention)
+    elif len(others) == 1 and len(like) == 2:
+        said = _one_against_baseline(others[0], baseline, like[others[0]])
     else:
-        said = _ranking(baseline, factors, len(columns))
-    return said + _manual_note(factors) + _across_note(columns)
+        said = _ranking(baseline, like)
+    every = {env: like.get(env, []) + artefacts.get(env, []) for env in {*like, *artefacts}}
+    return said + artefact_clause(artefacts, baseline) + _manual_note(every) + _across_note(columns)
 
 
-def _one_column(comparison: dict[str, Any], factors: dict[str, list[tuple[float, dict, dict]]], convention: str) -> str:
+def _one_column(comparison: dict[str, Any], like: dict[str, list[Entry]], convention: str) -> str:
     """'Fastest: X, 9.41 Gbit/s; slowest: Y, 2.1 Gbit/s, 4.5x slower than the baseline.'"""
     column = comparison["columns"][0]
     baseline = comparison["baseline"]
-    ranked = sorted(factors.items(), key=lambda item: -item[1][0][0])
+    ranked = sorted(like.items(), key=lambda item: -item[1][0][0])
     scale = units.scale_for([entries[0][2]["value"] for _, entries in ranked], column["unit"], convention)
-    spread = [entries[0][0] for _, entries in ranked]
-    if len(ranked) > 2 and all(abs(found - 1) < EVEN for found in spread):
+    others = [entries[0] for env, entries in ranked if env != baseline]
+    if len(ranked) > 2 and all(_is_even(entry) for entry in others):
         values = sorted(entries[0][2]["value"] for _, entries in ranked)
-        within = max(abs(found - 1) for found in spread)
         return (
-            f"All {len(ranked)} within {max(within * 100, 1):.0f} % of {baseline}"
+            f"All {len(ranked)} {_even_words(others)} of {baseline}"
             f" ({scale.text(values[0])} to {scale.said(values[-1])}): no meaningful difference."
         )
 
-    def told(env: str, entries: list[tuple[float, dict, dict]]) -> str:
+    def told(env: str, entries: list[Entry]) -> str:
         found, _, cell = entries[0]
         said = f"{env}, {scale.said(cell['value'])}"
-        return f"{said} (the baseline)" if env == baseline else f"{said}, {against(found, baseline)}"
+        if env == baseline:
+            return f"{said} (the baseline)"
+        return f"{said}, {'even with ' + baseline if _is_even(entries[0]) else against(found, baseline)}"
 
     (best, best_entries), (worst, worst_entries) = ranked[0], ranked[-1]
     if len(ranked) == 2:
         other = worst if best == baseline else best
-        return told(other, factors[other]) + f" ({scale.said(factors[baseline][0][2]['value'])})."
+        return told(other, like[other]) + f" ({scale.said(like[baseline][0][2]['value'])})."
     return f"Fastest: {told(best, best_entries)}; slowest: {told(worst, worst_entries)}."
 
 
-def _one_against_baseline(env: str, baseline: str, entries: list[tuple[float, dict, dict]]) -> str:
+def _one_against_baseline(env: str, baseline: str, entries: list[Entry]) -> str:
     """'nvme-ext4 against nvme-raw: faster in 6 of 10, slower in 2, even in 2; from … to ….'"""
-    even = [entry for entry in entries if abs(entry[0] - 1) < EVEN or entry[2].get("within_noise")]
+    even = [entry for entry in entries if _is_even(entry)]
     faster = [entry for entry in entries if entry not in even and entry[0] > 1]
     slower = [entry for entry in entries if entry not in even and entry[0] < 1]
     counts = [
         f"{word} in {len(group)}"
-        for word, group in (("faster", faster), ("slower", slower), (f"even (within {EVEN:.0%})", even))
+        for word, group in (("faster", faster), ("slower", slower), (_even_words(even), even))
         if group
     ]
     counts[-1] += f" of {len(entries)} scenario{'s' if len(entries) != 1 else ''}"
@@ -132,17 +190,17 @@ def _one_against_baseline(env: str, baseline: str, entries: list[tuple[float, di
     return f"{env} against {baseline}: {', '.join(counts)}; {extremes}."
 
 
-def _ranking(baseline: str, factors: dict[str, list[tuple[float, dict, dict]]], columns: int) -> str:
-    """'Fastest: X, 4 % slower than B; slowest: Y, 12x slower (median over 6 scenarios).'"""
-    medians = {env: statistics.median(entry[0] for entry in entries) for env, entries in factors.items()}
-    ranked = sorted(medians, key=lambda env: -medians[env])
+def _ranking(baseline: str, like: dict[str, list[Entry]]) -> str:
+    """'Fastest: X, 4 % slower than B; slowest: Y, 12x slower (geometric means over 6 scenarios).'"""
+    means = {env: geometric_mean([entry[0] for entry in entries]) for env, entries in like.items()}
+    ranked = sorted(means, key=lambda env: -means[env])
 
     def told(env: str) -> str:
         if env == baseline:
             return f"{env} (the baseline)"
-        said = f"{env}, {against(medians[env], baseline)}"
-        spread = sorted(entry[0] for entry in factors[env])
-        if len(spread) > 1 and (spread[-1] / spread[0] > 1.25):  # the median hides a range: say it
+        said = f"{env}, {against(means[env], baseline)}"
+        spread = sorted(entry[0] for entry in like[env])
+        if len(spread) > 1 and (spread[-1] / spread[0] > 1.25):  # the mean hides a range: say it
             said += f" (from {speed(spread[0])} to {speed(spread[-1])})"
         return said
 
@@ -150,34 +208,62 @@ def _ranking(baseline: str, factors: dict[str, list[tuple[float, dict, dict]]], 
     said = f"Fastest: {told(best)}; slowest: {told(worst)}"
     if best == baseline and len(ranked) > 2:
         said += f"; closest to it: {told(ranked[1])}"
-    counts = sorted({len(entries) for entries in factors.values()})
+    counts = sorted({len(entries) for env, entries in like.items() if env != baseline})
     over = f"{counts[0]}" if len(counts) == 1 else f"{counts[0]} to {counts[-1]}"
-    return f"{said}. Medians over each environment's {over} scenarios."
+    return f"{said}. Geometric means over each environment's {over} like-for-like scenarios."
+
+
+def _differs_in(a: dict[str, Any], b: dict[str, Any]) -> set[str]:
+    return {key for key in {*a, *b} if a.get(key) != b.get(key)}
+
+
+# Scenarios that differ in one of these measure different work: never "faster" than each other.
+_WORKLOAD = {"direction", "rw", "rwmixread", "bs_bytes", "numjobs", "tool"}
+
+
+def comparable_scenarios(a: dict[str, Any], b: dict[str, Any]) -> bool:
+    """Two scenarios of one environment a sentence may set against each other: they differ in
+    exactly one parameter, and not in what work was done (read against write, 4 KiB against
+    1 MiB). One knob turned, as in a queue-depth sweep or buffered against direct I/O."""
+    differs = _differs_in(a.get("parameters") or {}, b.get("parameters") or {})
+    return len(differs) == 1 and not differs & _WORKLOAD
 
 
 def profile_verdict(metrics: list[dict[str, Any]], convention: str = "iec") -> str | None:
     """One environment, several scenarios: the best scenario of each metric.
 
-    Each metric is {title, higher_is_better, unit, columns, values}. Scenarios of one
-    environment differ by design (4 KiB random against 1 MiB sequential), so there is
-    no "worst" to name: the line says where each metric peaks. With two scenarios it
-    also says how far apart they are.
+    Each metric is {title, higher_is_better, unit, columns, values, artefacts}. Scenarios of one
+    environment differ by design (4 KiB random read against 1 MiB sequential write), so the
+    line says where each metric peaks and sets two scenarios against each other only when
+    they are the same work with one knob turned (comparable_scenarios); an artefact says so.
     """
     said = []
     for metric in metrics:
-        present = [(c, v) for c, v in zip(metric["columns"], metric["values"], strict=True) if v]
+        artefacts = metric.get("artefacts") or [None] * len(metric["values"])
+        present = [
+            (column, value, artefact)
+            for column, value, artefact in zip(metric["columns"], metric["values"], artefacts, strict=True)
+            if value
+        ]
         if not present:
             continue
         higher = metric["higher_is_better"]
         ranked = sorted(present, key=lambda item: item[1], reverse=higher)
-        scale = units.scale_for([value for _, value in present], metric["unit"], convention)
-        (best, best_value) = ranked[0]
+        scale = units.scale_for([value for _, value, _ in present], metric["unit"], convention)
+        best, best_value, best_artefact = ranked[0]
         best_said = ("highest" if higher else "lowest") if len(present) > 1 else ""
         line = f"{best_said} {metric['title']}: {scale.said(best_value)} ({best['title']})".lstrip()
-        if len(ranked) == 2:
-            other, other_value = ranked[1]
+        if len(ranked) == 2 and comparable_scenarios(best, ranked[1][0]):
+            other, other_value, _ = ranked[1]
             ratio = best_value / other_value if higher else other_value / best_value
-            line += f", {speed(ratio)} than {other['title']}"
+            # An artefact's ratio is what the cache gave, said as such, never as "faster".
+            line += (
+                f", {ratio_text(ratio)} {other['title']}"
+                if best_artefact
+                else f", {speed(ratio)} than {other['title']}"
+            )
+        if best_artefact:
+            line += f" — {best_artefact}"
         said.append(line)
     if not said:
         return None

@@ -108,12 +108,16 @@ def _cell(
         shown["range"] = {"low": scale.quantity(cell["min"]), "high": scale.quantity(cell["max"])}
     if cell.get("cv_pct") is not None:
         shown["cv"] = f"CV {cell['cv_pct']:.1f}%"
+    if cell.get("artefact"):
+        shown["artefact"] = cell["artefact"]  # not a speed difference: no colour, the reason in the cell
     if is_baseline:
         shown["class"] = "baseline"
+    elif cell.get("artefact"):
+        shown["class"] = "artefact"
     elif cell.get("within_noise"):
         shown["class"] = "noise"  # the ranges overlap: not coloured as a win or a loss
         shown["noise"] = True
-    elif relative is not None and abs(relative - 1) >= verdict.EVEN:
+    elif relative is not None and not cell.get("even"):
         shown["class"] = "better" if (relative > 1) == column["higher_is_better"] else "worse"
     return shown
 
@@ -275,6 +279,7 @@ def profile_block(comparisons: list[dict[str, Any]], environment: str, colour: s
                 "unit": comparison["columns"][0]["unit"],
                 "columns": comparison["columns"],
                 "values": [cell["value"] for cell in cells],
+                "artefacts": [cell.get("artefact") for cell in cells],
             }
             for comparison, cells in zip(comparisons, values_by_metric, strict=True)
         ],
@@ -325,6 +330,8 @@ def _profile_cell(cell: dict[str, Any], scale: units.ColumnUnits) -> dict[str, A
         shown["si"], shown["iec"] = quantity["si"], quantity["iec"]
     if cell.get("manual"):
         shown["manual"] = True
+    if cell.get("artefact"):
+        shown["artefact"] = cell["artefact"]
     return shown
 
 

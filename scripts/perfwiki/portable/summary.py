@@ -29,7 +29,12 @@ def _cell(source: Source, cell: Cell) -> str:
     if cell.value is None:
         return "n/a"
     text = f"[{_escaped(cell.value)}]({source.run_url(cell.run)})" if cell.run else cell.value
-    return text + (f" ({cell.relative})" if cell.relative else "") + (" *manual*" if cell.manual else "")
+    return (
+        text
+        + (f" ({cell.relative})" if cell.relative else "")
+        + (" *manual*" if cell.manual else "")
+        + (f" (not a speed result: {cell.artefact})" if cell.artefact else "")
+    )
 
 
 def _block(source: Source, block: dict[str, Any]) -> list[str]:

@@ -15,6 +15,7 @@ class Cell:
     relative: str | None = None  # % of the baseline
     manual: bool = False  # typed by hand
     verdict: str | None = None  # better, worse, baseline: the page's colour
+    artefact: str | None = None  # why it is not a speed result (artefacts.py)
 
 
 @dataclass
@@ -35,7 +36,14 @@ class Table:
 def _cell(cell: dict[str, Any]) -> Cell:
     if not cell.get("text") and not cell.get("iec"):
         return Cell(None, None)
-    return Cell(quantity_text(cell), cell.get("run"), cell.get("relative"), bool(cell.get("manual")), cell.get("class"))
+    return Cell(
+        quantity_text(cell),
+        cell.get("run"),
+        cell.get("relative"),
+        bool(cell.get("manual")),
+        cell.get("class"),
+        cell.get("artefact"),
+    )
 
 
 def _column(title: str, column: dict[str, Any]) -> str:

@@ -10,6 +10,7 @@ here are what a tool with a single, unnamed result and no checks needs.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from types import ModuleType
@@ -101,6 +102,9 @@ class Tool:
     fingerprint_names: dict[str, str] = {}
     # The fingerprint parameter a tool page groups its scenarios by (default: the first).
     scenario_group: str | None = None
+    # What it loads: "storage", "network", "memory" or "cpu" ("" when a run can be any), so a
+    # check knows which of an environment's facts bound it (a disk's link, not the NIC's).
+    measures: str = ""
 
     # -- recognising and parsing ----------------------------------------------------------
 
@@ -154,7 +158,22 @@ class Tool:
     def check(self, run: Run, lines: list[str] | None) -> list[Finding]:
         """Every methodology finding for one run, most severe first."""
         evidence = Evidence(run, lines)
-        return by_severity([finding for rule in self.checks for finding in rule(run, evidence)])
+        found = [finding for rule in self.checks for finding in rule(run, evidence)]
+        if not any(finding.severity == "error" for finding in found):
+            found += self.error_lines(run, evidence)
+        return by_severity(found)
+
+    def error_lines(self, run: Run, evidence: Evidence) -> list[Finding]:
+        """The tool's own error line among the run's ('dd: error writing …: No space left on device'):
+        whatever it measured then is not the result asked for, and comparisons leave it out."""
+        names = "|".join(re.escape(name) for name in self.commands)
+        if not names or not any(evidence.mentions(word) for word in ("rror", "No space left", "Permission denied")):
+            return []
+        pattern = rf"^\s*(?:{names}):\s.*(?:\berror\b|No space left|Input/output error|Permission denied)"
+        text, line = evidence.find(pattern)
+        if text is None:
+            return []
+        return [Finding(f"{self.name}-error", "error", f"{self.name} reported an error: {text}", text, line)]
 
     # -- showing --------------------------------------------------------------------------
 

@@ -12,6 +12,7 @@ from . import parser
 
 class Dd(Tool):
     name = "dd"
+    measures = "storage"
     parser = parser
     printed_prefixes = "si"  # dd prints kB/MB/GB (powers of 1000)
     metrics = (Metric("bandwidth", "dd throughput", "B/s", True, metric_at("bytes_per_s")),)

@@ -10,9 +10,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...findings import Evidence, Finding
 from ...model import Run
 from ..base import Metric, Tool
 from . import checks, pages, parser
+from .options import depth_text, effective_depth
 
 
 def _jobs(run: Run, direction: str | None) -> list[dict[str, Any]]:
@@ -78,6 +80,7 @@ def read_mix(params: dict[str, Any]) -> int | None:
 
 class Fio(Tool):
     name = "fio"
+    measures = "storage"
     parser = parser
     formats = ("text", "json", "json+", "terse")
     metrics = (
@@ -100,6 +103,10 @@ class Fio(Tool):
         "target": "target",
         "rwmixread": "read %",
     }
+
+    def error_lines(self, run: Run, evidence: Evidence) -> list[Finding]:
+        """fio's error lines come with err≠0 on the job, which its own checks report (fio-error)."""
+        return []
 
     def run_name(self, run: Run) -> str:
         """The job name on the command, else in the output."""
@@ -125,7 +132,8 @@ class Fio(Tool):
             "direction": part,
             "rw": params.get("rw"),
             "bs_bytes": params.get("bs_bytes"),
-            "iodepth": params.get("iodepth"),
+            # What the device saw: psync with iodepth=64 is the same workload as psync at iodepth=1.
+            "iodepth": effective_depth(params),
             "numjobs": params.get("numjobs"),
             "io": io_mode(params),
             "ioengine": params.get("ioengine"),
@@ -144,7 +152,7 @@ class Fio(Tool):
         params = run.params
         badges = [str(value) for value in (io_mode(params), target_kind(run), params.get("ioengine")) if value]
         if params.get("iodepth") is not None:
-            badges.append(f"QD{params['iodepth']} x {params.get('numjobs') or 1}")
+            badges.append(f"{depth_text(params)} x {params.get('numjobs') or 1}")
         return badges
 
     runs_columns = ("rw", "bs", "iodepth", "IOPS", "Bandwidth", "Mean clat", "clat p99")

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
+import os
+
 from ... import units
 from ...findings import Check, Evidence, Finding
 from ...model import Run
+from .options import SYNC_ENGINES
 from .report import DIRECTIONS
-
-# fio engines that submit one I/O at a time: iodepth above 1 changes nothing.
-SYNC_ENGINES = {"sync", "psync", "vsync", "pvsync", "pvsync2", "mmap"}
 
 
 def _directions(run: Run) -> list[tuple[str, dict]]:
@@ -140,7 +140,11 @@ def fio_errors(run: Run, ev: Evidence) -> list[Finding]:
         if job.get("error"):
             found.append(
                 ev.finding(
-                    "fio-error", "error", f"job {job.get('name')} ended with err={job['error']}", r"err=\s*[1-9]"
+                    "fio-error",
+                    "error",
+                    f"job {job.get('name')} ended with err={job['error']} ({os.strerror(job['error'])}): "
+                    "what it measured before it stopped is not a result, and comparisons leave it out",
+                    r"err=\s*[1-9]",
                 )
             )
     if ev.mentions("io_u error"):  # then find() gives the line, which it always finds

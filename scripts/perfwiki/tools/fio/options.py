@@ -23,6 +23,28 @@ def _flag(value: str) -> bool:
     return value.strip().lower() not in ("0", "false", "no", "off")
 
 
+# fio engines that submit one I/O at a time: iodepth above 1 changes nothing.
+SYNC_ENGINES = {"sync", "psync", "vsync", "pvsync", "pvsync2", "mmap"}
+
+
+def effective_depth(params: dict[str, Any]) -> int | None:
+    """The queue depth the device saw: a synchronous engine (psync, sync, …) submits one I/O at a
+    time whatever iodepth says (fio's HOWTO; fio 3.x even prints "queue depth will be capped at 1")."""
+    depth = params.get("iodepth")
+    if depth is not None and params.get("ioengine") in SYNC_ENGINES:
+        return 1
+    return depth
+
+
+def depth_text(params: dict[str, Any]) -> str | None:
+    """'QD16', or 'QD1 (iodepth=64, psync)' when the engine ignores the depth asked."""
+    depth = effective_depth(params)
+    if depth is None:
+        return None
+    asked = params.get("iodepth")
+    return f"QD{depth}" if asked == depth else f"QD{depth} (iodepth={asked}, {params.get('ioengine')})"
+
+
 # option name -> (param name, converter)
 _OPTIONS: dict[str, tuple[str, Callable[[str], Any]]] = {
     "name": ("name", str),
@@ -48,6 +70,7 @@ _OPTIONS: dict[str, tuple[str, Callable[[str], Any]]] = {
     "time_based": ("time_based", _flag),
     "group_reporting": ("group_reporting", _flag),
     "end_fsync": ("end_fsync", _flag),
+    "invalidate": ("invalidate", _flag),
     "fsync": ("fsync", int),
     "fdatasync": ("fdatasync", int),
     "sync": ("sync", _flag),

@@ -7,6 +7,7 @@ from typing import Any
 from ... import units
 from ...model import Run, slug
 from ..base import Measure, shown
+from .options import effective_depth
 from .report import DIRECTIONS
 
 
@@ -31,12 +32,18 @@ def _stats_row(name: str, stats: dict[str, Any] | None) -> list[str | None]:
     return [name] + [units.format_ns(stats.get(key)) for key in ("min", "mean", "max", "stdev")]
 
 
+def _depth(params: dict[str, Any]) -> str | None:
+    """The iodepth asked, and the depth in effect when a synchronous engine ignored it: '64 (QD1)'."""
+    asked, depth = params.get("iodepth"), effective_depth(params)
+    return shown(asked) if asked == depth else f"{asked} (QD{depth})"
+
+
 def summary_cells(run: Run, metrics: dict[str, Any]) -> list[Any]:
     """The numbers a reader compares first, for one direction: the runs table's cells."""
     return [
         run.params.get("rw"),
         units.format_bytes(run.params.get("bs_bytes")),
-        shown(run.params.get("iodepth")),
+        _depth(run.params),
         Measure(metrics.get("iops"), "IOPS"),
         Measure(metrics.get("bw_bytes_per_s"), "B/s"),
         Measure((metrics.get("clat_ns") or {}).get("mean"), "ns"),

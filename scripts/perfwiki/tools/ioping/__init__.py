@@ -12,6 +12,7 @@ from . import parser
 
 class Ioping(Tool):
     name = "ioping"
+    measures = "storage"
     parser = parser
     formats = ("text", "json")
     metrics = (

@@ -66,6 +66,7 @@ def devices_table(metrics: dict[str, Any]) -> dict[str, Any]:
 
 class Iostat(Tool):
     name = "iostat"
+    measures = "storage"
     parser = parser
     formats = ("text", "json")
     checks = (busy_device,)

@@ -70,6 +70,7 @@ def intervals_chart(series: list[tuple[str, list[dict[str, Any]]]], chart_id: st
 
 class Iperf3(Tool):
     name = "iperf3"
+    measures = "network"
     parser = parser
     formats = ("text", "json")
     loopback_server = ("iperf3", "-s", "--forceflush", "-B", "127.0.0.1", "-p", "{port}")

@@ -32,6 +32,7 @@ def iterations_chart(methods: dict[str, dict[str, Any]], chart_id: str) -> dict[
 
 class Mbw(Tool):
     name = "mbw"
+    measures = "memory"
     parser = parser
     metrics = (
         Metric(

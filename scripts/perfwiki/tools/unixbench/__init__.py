@@ -21,6 +21,7 @@ def _result(run: Run, part: str | None) -> float | None:
 
 class Unixbench(Tool):
     name = "unixbench"
+    measures = "cpu"
     parser = parser
     metrics = (Metric("value", "UnixBench result", "per test", True, _result),)
     fingerprint_names = {"test": "test", "copies": "copies"}
