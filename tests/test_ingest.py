@@ -67,7 +67,12 @@ def test_example_report_ingests_twelve_runs(site):
         "6946 ms",
     ]
     (summary,) = document["views"]["blocks"]  # the authored summary; the rest was measured on nvme-raw alone
-    assert summary["verdict"].startswith("nvme-ext4 against nvme-raw: faster in 4, even (within 5%) in 4 of 8")
+    # ext4 "faster" than the raw device under it, with direct I/O, is left out and said why (artefacts.py).
+    assert summary["verdict"].startswith(
+        "nvme-ext4 against nvme-raw: even (within ±5 %) in all 4 like-for-like scenarios. Left out, not a speed "
+        "difference: nvme-ext4: 3.14× nvme-raw (Random write: bandwidth) and 3 more — device state, test size or "
+        "a cache, not the file system."
+    )
     iops = next(panel for panel in summary["panels"] if panel["title"] == "Sequential write: IOPS")
     assert iops["plot"]["series"][0]["values"] == [188000, 193000]
     assert document["views"]["alone"] == [{"tool": "fio", "environment": "nvme-raw"}]

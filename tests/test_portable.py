@@ -59,7 +59,8 @@ def test_markdown_summary_has_the_verdicts_tables_and_exact_commands(ingested):
     assert (
         "| Sequential write: bandwidth (MiB/s, higher is better)"
         f" | [927 MiB/s]({run}/nvme-raw-sequential-write-bandwidth-test/)"
-        f" | [1853 MiB/s]({run}/nvme-ext4-sequential-write-bandwidth-test/) (200%) *manual* |"
+        f" | [1853 MiB/s]({run}/nvme-ext4-sequential-write-bandwidth-test/) (200%) *manual*"
+        " (not a speed result: device state, test size or a cache, not the file system) |"
     ) in text
     assert "| Sequential write: latency (QD1) (µs, lower is better) | " in text and text.count(" | n/a |") == 4
     for run in runs_with_commands(REPORT):

@@ -84,9 +84,10 @@ def _manual_note(entries: dict[str, list[Entry]]) -> str:
 
 def _even_words(entries: list[Entry]) -> str:
     """How 'even' was judged, for the cells that were."""
+    bound = f"±{noise.EVEN * 100:.0f} %"
     if any(entry[2].get("within_noise") for entry in entries):
-        return "even (within the repeats' noise or ±5 %)"
-    return f"even (within ±{noise.EVEN:.0%})"
+        return f"even (within the repeats' noise or {bound})"
+    return f"even (within {bound})"
 
 
 def artefact_clause(artefacts: dict[str, list[Entry]], baseline: str | None) -> str:
@@ -152,8 +153,14 @@ def _one_column(comparison: dict[str, Any], like: dict[str, list[Entry]], conven
     others = [entries[0] for env, entries in ranked if env != baseline]
     if len(ranked) > 2 and all(_is_even(entry) for entry in others):
         values = sorted(entries[0][2]["value"] for _, entries in ranked)
+        within = max(abs(math.log(entry[0])) for entry in others)
+        said = (
+            "within the repeats' noise"
+            if any(entry[2].get("within_noise") for entry in others)
+            else f"within {max(math.expm1(within) * 100, 1):.0f} %"
+        )
         return (
-            f"All {len(ranked)} {_even_words(others)} of {baseline}"
+            f"All {len(ranked)} {said} of {baseline}"
             f" ({scale.text(values[0])} to {scale.said(values[-1])}): no meaningful difference."
         )
 
@@ -181,6 +188,8 @@ def _one_against_baseline(env: str, baseline: str, entries: list[Entry]) -> str:
         for word, group in (("faster", faster), ("slower", slower), (_even_words(even), even))
         if group
     ]
+    if len(even) == len(entries):
+        return f"{env} against {baseline}: {_even_words(even)} in all {len(entries)} like-for-like scenarios."
     counts[-1] += f" of {len(entries)} scenario{'s' if len(entries) != 1 else ''}"
     worst = min(entries, key=lambda entry: entry[0])
     best = max(entries, key=lambda entry: entry[0])
