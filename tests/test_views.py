@@ -28,7 +28,10 @@ def test_comparison_cells_carry_text_percent_and_verdict():
             {"environment": "host", "cells": [{"value": 195, "relative": 1.0, "runs": ["a"], "n": 1}]},
             {"environment": "vm", "cells": [{"value": 245, "relative": 245 / 195, "runs": ["b"], "n": 1}]},
             # compare.py marks a cell even by noise.py's rule; the table only lays it out.
-            {"environment": "win", "cells": [{"value": 190, "relative": 190 / 195, "runs": ["c"], "n": 1, "even": True}]},
+            {
+                "environment": "win",
+                "cells": [{"value": 190, "relative": 190 / 195, "runs": ["c"], "n": 1, "even": True}],
+            },
             {"environment": "old", "cells": [{"value": None, "relative": None, "runs": [], "n": 0}]},
         ],
     }

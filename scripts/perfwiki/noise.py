@@ -8,7 +8,7 @@ never "faster" on one page and "no change" on another.
   min–max ranges overlap: the runs themselves show how far one measurement can move.
   MMTests and asv judge their comparisons the same way.
 - Otherwise a single run cannot show its own noise, and a speed factor within EVEN of 1
-  (either way: 1/1.05 to 1.05) is even. Storage and network benchmarks commonly move a few
+  (0.95 to 1.05) is even. Storage and network benchmarks commonly move a few
   percent from run to run.
 """
 
@@ -42,8 +42,9 @@ def ranges_overlap(a: Spread, b: Spread) -> bool | None:
 
 
 def even_factor(factor: float) -> bool:
-    """A speed factor (above 1 is faster) within EVEN of 1, either way."""
-    return 1 / (1 + EVEN) < factor < 1 + EVEN
+    """A speed factor (above 1 is faster) within EVEN of 1, either way: 0.95 to 1.05 is even."""
+    # A little slack, so that 950 against 1000 (a ratio that floats hold as 0.9499999…) is even.
+    return 1 - EVEN - 1e-9 <= factor <= 1 + EVEN + 1e-9
 
 
 def is_even(factor: float, a: Spread | None = None, b: Spread | None = None) -> bool:
@@ -52,8 +53,10 @@ def is_even(factor: float, a: Spread | None = None, b: Spread | None = None) -> 
     return even_factor(factor) if overlap is None else overlap
 
 
-def rule(a: Spread | None = None, b: Spread | None = None) -> str:
-    """Which rule judged a difference, as a page says it."""
+def rule(beyond: bool, a: Spread | None = None, b: Spread | None = None) -> str:
+    """Which rule judged a difference, and what it found, as a page says it."""
     if a is not None and b is not None and ranges_overlap(a, b) is not None:
-        return "the min–max ranges of the repeats"
-    return f"±{EVEN:.0%}, as a single run cannot show its own noise"
+        return (
+            "the min–max ranges of the repeats do not overlap" if beyond else "within the min–max ranges of the repeats"
+        )
+    return f"{'beyond' if beyond else 'within'} ±{EVEN * 100:.0f} % (a single run shows no noise of its own)"

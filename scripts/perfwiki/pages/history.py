@@ -6,7 +6,8 @@ machine) gives the same environment and scenario a second point. Each point is t
 report's runs. A change is flagged, as a regression or an improvement by the metric's direction,
 when it is larger than the noise: with repeats on both sides, when their min-max ranges do not
 overlap; with a single run on either side, which says nothing of its noise, when it exceeds
-THRESHOLD. asv does the same for a benchmark suite's commits.
+noise.EVEN (noise.py: the one rule verdicts, tables and histories share). asv does the same for a
+benchmark suite's commits.
 """
 
 from __future__ import annotations
@@ -14,11 +15,7 @@ from __future__ import annotations
 import statistics
 from typing import Any
 
-from .. import tools, units
-
-# A change between single runs smaller than this is not flagged: run-to-run noise of storage and
-# network benchmarks is commonly a few percent, and one run cannot show its own.
-THRESHOLD = 0.10
+from .. import noise, tools, units
 
 
 def measured(values: Any) -> list[float]:
@@ -53,19 +50,12 @@ def _change(tool: str, before: dict[str, Any], after: dict[str, Any]) -> dict[st
         return None
     metric = metrics[0]
     ratio = new / old
-    repeats = len(before["runs"]) > 1 and len(after["runs"]) > 1
-    if repeats:
-        beyond = after["low"][0] > before["high"][0] or after["high"][0] < before["low"][0]
-        noise = (
-            "the min–max ranges of the repeats do not overlap" if beyond else "within the min–max ranges of the repeats"
-        )
-    else:
-        beyond = abs(ratio - 1) > THRESHOLD
-        noise = (
-            f"beyond the {THRESHOLD:.0%} a single run may vary"
-            if beyond
-            else f"within the {THRESHOLD:.0%} a single run may vary"
-        )
+    # noise.py's rule, the one verdicts and tables use: a change flagged here is "faster" or
+    # "slower" on every page, and one within the noise is "even" everywhere.
+    before_spread = noise.Spread(len(before["runs"]), before["low"][0], before["high"][0])
+    after_spread = noise.Spread(len(after["runs"]), after["low"][0], after["high"][0])
+    beyond = not noise.is_even(ratio, after_spread, before_spread)
+    noise_said = noise.rule(beyond, after_spread, before_spread)
     kind = "noise"
     if beyond:
         kind = "improvement" if (ratio > 1) == metric.higher_is_better else "regression"
@@ -76,7 +66,7 @@ def _change(tool: str, before: dict[str, Any], after: dict[str, Any]) -> dict[st
             continue
         scale = units.scale_for([a, b], each.unit)  # both in one unit: 57,905 → 8,361
         said.append(f"{each.title} {scale.text(a)} → {scale.text(b)} ({_percent(b / a if a else None)})")
-    return {"kind": kind, "ratio": ratio, "metric": metric.title, "noise": noise, "text": "; ".join(said)}
+    return {"kind": kind, "ratio": ratio, "metric": metric.title, "noise": noise_said, "text": "; ".join(said)}
 
 
 def _percent(ratio: float | None) -> str:
@@ -96,6 +86,8 @@ def histories(scenarios: dict[str, dict[str, Any]], dates: dict[str, str]) -> di
     for key, scenario in scenarios.items():
         by_environment: dict[str, dict[str, list[dict[str, Any]]]] = {}
         for run in scenario["runs"]:
+            if run.get("failed") or run.get("artefact"):
+                continue  # a failed job or a cache hit is no point of a disk's history
             by_environment.setdefault(run["environment"], {}).setdefault(run["report"], []).append(run)
         for environment, reports in sorted(by_environment.items()):
             if len(reports) < 2:

@@ -6,8 +6,9 @@ import datetime
 import statistics
 from typing import Any
 
-from .. import datafile, tools, units
+from .. import artefacts, datafile, noise, tools, units
 from ..compare import describe, fingerprint_key, parameter_name, parameter_text
+from ..findings import failure
 from ..model import Run
 from . import history, layouts
 from .run import page_title
@@ -86,6 +87,9 @@ def index_share(report: str, runs: list[Run], title: str | None = None, date: An
                     "values": [value for _, value, _ in headline],
                     # The numbers behind them, for the compare page (compare_index); not in data/.
                     "numbers": [number for _, _, number in headline],
+                    # Not a speed result: the compare page and histories leave them out, and say why.
+                    **({"failed": failed} if (failed := failure(run)) else {}),
+                    **({"artefact": reason} if (reason := artefacts.artefact(run)) else {}),
                 }
             )
             if len(scenario["series"]) <= OVERLAID:  # one more says the chart is left out (_scenario_charts)
@@ -359,9 +363,12 @@ def compare_index(shares: list[dict[str, Any]]) -> str:
         )
         by_environment: dict[str, dict[str, Any]] = {}
         for run in scenario["runs"]:
-            cell = by_environment.setdefault(run["environment"], {"runs": [], "numbers": []})
+            if run.get("failed"):
+                continue  # not a result (findings.failure): its page says why
+            cell = by_environment.setdefault(run["environment"], {"runs": [], "numbers": [], "artefacts": []})
             cell["runs"].append([run["report"], run["run"]])
             cell["numbers"].append(run["numbers"])
+            cell["artefacts"].append(run.get("artefact"))
             counts[run["environment"]] = counts.get(run["environment"], 0) + 1
         print_ = scenario["fingerprint"]
         scenarios.append(
@@ -374,16 +381,31 @@ def compare_index(shares: list[dict[str, Any]]) -> str:
                     for name, value in print_.items()
                     if name != "tool" and value is not None
                 ],
-                "cells": {
-                    env: {
-                        "runs": cell["runs"],
-                        "values": [_median(column) for column in zip(*cell["numbers"], strict=True)],
-                    }
-                    for env, cell in sorted(by_environment.items())
-                },
+                "cells": {env: _compare_cell(cell) for env, cell in sorted(by_environment.items())},
             }
         )
-    return datafile.dump({"environments": dict(sorted(counts.items())), "tools": used, "scenarios": scenarios})
+    # noise.EVEN: the page calls a ratio better or worse by the rule every other page uses.
+    return datafile.dump(
+        {
+            "environments": dict(sorted(counts.items())),
+            "tools": used,
+            "scenarios": scenarios,
+            "even": noise.EVEN,
+        }
+    )
+
+
+def _compare_cell(cell: dict[str, Any]) -> dict[str, Any]:
+    """An environment's runs of a scenario for the compare page: the medians of each metric, and
+    the artefact that explains them when every run was flagged for one (left out of the means)."""
+    found: dict[str, Any] = {
+        "runs": cell["runs"],
+        "values": [_median(column) for column in zip(*cell["numbers"], strict=True)],
+    }
+    reasons = cell["artefacts"]
+    if reasons and all(reasons):
+        found["artefact"] = reasons[0]
+    return found
 
 
 def _median(values: tuple[Any, ...]) -> float | None:

@@ -153,6 +153,11 @@ function headRow(envs, reference) {
   return el("thead", {}, row);
 }
 
+// Within ±data.even of 1 a ratio is even: the rule of ingest's noise.py, which every page uses.
+function even(up) {
+  return up >= 1 - data.even - 1e-9 && up <= 1 + data.even + 1e-9;
+}
+
 // One scenario's row: each environment's value and its ratio; an environment that did not run
 // this scenario is "not run", with the near scenario it ran instead (kept in `refused`).
 function scenarioRow(scenario, metric, how, ratios, refused) {
@@ -161,12 +166,16 @@ function scenarioRow(scenario, metric, how, ratios, refused) {
   const values = envs.map((env) => (scenario.cells[env] ? scenario.cells[env].values[metric.index] : null));
   const present = values.filter((v) => !missing(v));
   const scale = scaleFor(present, metric.unit);
+  // A cell a check explained as a cache (ingest's artefacts.py) is shown, never set against another.
+  const measured = envs
+    .map((env, i) => (scenario.cells[env] && !scenario.cells[env].artefact ? values[i] : null))
+    .filter((v) => !missing(v));
   const referenceCell = scenario.cells[reference];
-  let target = referenceCell ? referenceCell.values[metric.index] : null;
-  if (best) target = metric.higher ? Math.max(...present) : Math.min(...present);
+  let target = referenceCell && !referenceCell.artefact ? referenceCell.values[metric.index] : null;
+  if (best) target = measured.length ? (metric.higher ? Math.max(...measured) : Math.min(...measured)) : null;
   const name = el("a", { href: `${base}scenarios/${scenario.key}/`, title: scenario.title }, short(scenario));
-  const measured = `${metric.title}, ${metric.higher ? "higher" : "lower"} is better`;
-  const row = el("tr", {}, el("th", { scope: "row" }, name, el("br"), el("span", { class: "muted" }, measured)));
+  const direction = `${metric.title}, ${metric.higher ? "higher" : "lower"} is better`;
+  const row = el("tr", {}, el("th", { scope: "row" }, name, el("br"), el("span", { class: "muted" }, direction)));
   envs.forEach((env, i) => {
     const cell = scenario.cells[env];
     if (!cell || missing(values[i])) {
@@ -180,12 +189,17 @@ function scenarioRow(scenario, metric, how, ratios, refused) {
       row.append(el("td", { class: "missing", title: why }, "not run", near ? el("br") : "", instead));
       return;
     }
+    const repeats = cell.runs.length > 1 ? ` (median of ${cell.runs.length})` : "";
+    if (cell.artefact) {
+      const note = el("span", { class: "artefact-note" }, `not a speed result: ${cell.artefact}`);
+      row.append(el("td", { class: "artefact" }, runLink(cell, text(scale, values[i])), repeats, el("br"), note));
+      return;
+    }
     const up = target ? speedup(values[i], target, metric.higher) : null;
     if (up !== null) ratios.get(env).push(up);
     const ratio = up === null ? null : best ? 1 / up : up;
     let verdict = "";
-    if (!best && env !== reference && ratio !== null) verdict = ratio >= 1.05 ? "better" : ratio <= 1 / 1.05 ? "worse" : "";
-    const repeats = cell.runs.length > 1 ? ` (median of ${cell.runs.length})` : "";
+    if (!best && env !== reference && up !== null && !even(up)) verdict = up > 1 ? "better" : "worse";
     const shown = ratio === null || env === reference ? "" : el("span", { class: "rel" }, ` ${ratioText(ratio)}`);
     row.append(el("td", verdict ? { class: verdict } : {}, runLink(cell, text(scale, values[i])), repeats, shown));
   });
@@ -203,8 +217,8 @@ function summaryRow(summary, ratios, how) {
     const ups = ratios.get(env);
     const shown = how.best ? ups.map((up) => 1 / up) : ups;
     const range = shown.length > 1 ? ` (${ratioText(Math.min(...shown))} to ${ratioText(Math.max(...shown))})` : "";
-    const better = ups.filter((up) => up >= 1.05).length;
-    const worse = ups.filter((up) => up <= 1 / 1.05).length;
+    const better = ups.filter((up) => up > 1 && !even(up)).length;
+    const worse = ups.filter((up) => up < 1 && !even(up)).length;
     // The median beside the mean: one page-cache hit of 66.7× moves the mean, not the median.
     const sorted = [...shown].sort((a, b) => a - b);
     const half = Math.floor(sorted.length / 2);
