@@ -297,3 +297,28 @@ def test_each_comparison_leads_with_a_verdict_computed_from_its_cells(reports):
     # dd prints SI units; the verdict says it that way and carries the IEC spelling for the unit switch.
     assert dd["verdict"]["text"].startswith("Fastest: hygon33-raid0-2nvme, 979 MB/s, 2.1× faster than hygon33-nvme")
     assert "933.6 MiB/s" in dd["verdict"]["iec"]
+
+
+def test_guests_faster_than_their_host_with_a_caching_mode(reports):
+    runs = {run["id"]: run for run in reports["vm-vs-bare-metal"]["runs"]}
+    said = checks_of(runs["win2008-vm-writeback-q4-random-read"])["guest-over-host"]["message"]
+    assert said.startswith("23.2× its host r730-host in “4 KiB random read”, with cache=writeback")
+    # cache=none guests go past the host's page cache: never flagged, whatever they score.
+    assert all("guest-over-host" not in checks_of(run) for key, run in runs.items() if "cache-none" in key)
+
+
+def test_a_file_system_faster_than_its_raw_device(reports):
+    runs = {run["id"]: run for run in reports["nvme-raw-vs-ext4"]["runs"]}
+    flagged = sorted(key for key, run in runs.items() if "file-over-raw" in checks_of(run))
+    assert flagged == [
+        "nvme-ext4-random-read-bandwidth-test",
+        "nvme-ext4-random-write-bandwidth-test",
+        "nvme-ext4-sequential-read-bandwidth-test",
+        "nvme-ext4-sequential-write-bandwidth-test",
+    ]
+    message = checks_of(runs["nvme-ext4-random-write-bandwidth-test"])["file-over-raw"]["message"]
+    assert message.startswith("a file on ext4 ran 3.14× the raw device under it (nvme-raw)")
+
+
+def checks_of(run: dict) -> dict[str, dict]:
+    return {check["id"]: check for check in run["checks"]}

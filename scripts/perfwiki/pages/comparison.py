@@ -31,6 +31,23 @@ def _column_units(comparison: dict[str, Any]) -> list[units.ColumnUnits]:
     ]
 
 
+def measured_columns(comparison: dict[str, Any]) -> dict[str, Any]:
+    """The comparison without its columns that hold no value at all (every run of them failed or was
+    refused): "Left out of comparisons" lists those runs; a column of n/a says nothing."""
+    keep = [
+        index
+        for index in range(len(comparison["columns"]))
+        if any(row["cells"][index]["value"] is not None for row in comparison["rows"])
+    ]
+    if len(keep) == len(comparison["columns"]):
+        return comparison
+    return {
+        **comparison,
+        "columns": [comparison["columns"][index] for index in keep],
+        "rows": [{**row, "cells": [row["cells"][index] for index in keep]} for row in comparison["rows"]],
+    }
+
+
 def environments_with_values(comparison: dict[str, Any]) -> list[str]:
     return [row["environment"] for row in comparison["rows"] if any(c["value"] is not None for c in row["cells"])]
 
@@ -347,6 +364,7 @@ def blocks(
     that found values on one environment in a report that compares several.
     """
     colours = charts.colours(environments, baseline)
+    comparisons = [measured_columns(comparison) for comparison in comparisons]
     compares = any(len(environments_with_values(c)) >= 2 for c in comparisons)
     shown, alone = [], []
     profiles: dict[tuple[str, str], list[dict[str, Any]]] = {}
