@@ -8,6 +8,7 @@ import subprocess
 import pytest
 import yaml
 
+from perfwiki import verdict
 from perfwiki.extract import extract
 from perfwiki.ingest import load_report
 from support import ROOT, SEED_SLICES, captured_here, copy_site_sources, perfwiki_command, seed_slices
@@ -286,8 +287,10 @@ def test_each_comparison_leads_with_a_verdict_computed_from_its_cells(reports):
         "Fastest: win2008-vm-cache-none-q4, 50.3 % faster than r730-host (from 11.8 % slower to 14.3× faster)"
     )
     assert (
-        "Left out, not a speed difference: centos-vm-writeback: 66.7× r730-host (4 KiB random read) and 2 more"
-        " — served from the host's cache, not the disk;" in storage
+        "Left out, not a speed difference: centos-vm-writeback: 66.7× r730-host (4 KiB random read) and 2 more,"
+        " centos-vm-writeback-q4: 147× r730-host (4 KiB random read) and 4 more, win2008-vm-writeback: 12.7×"
+        " r730-host (4 KiB random read) and 1 more, win2008-vm-writeback-q4: 23.2× r730-host (4 KiB random read)"
+        " and 4 more — served from the host's cache, not the disk." in storage
     )
     assert "win2008-vm-writeback-q4, 78" not in storage  # once "fastest" at 23× its host
     assert storage.endswith(" Compared across engine on purpose: it differs between environments.")
@@ -322,3 +325,26 @@ def test_a_file_system_faster_than_its_raw_device(reports):
 
 def checks_of(run: dict) -> dict[str, dict]:
     return {check["id"]: check for check in run["checks"]}
+
+
+def test_no_verdict_states_an_artefact_as_a_speed_difference(reports):
+    """Every "At a glance" line of every example report: a cell a check explains (a cache, a file system
+    over its own device) is named only after "Left out", never in "faster", "fastest" or a range."""
+    checked = 0
+    for document in reports.values():
+        verdicts = {block["id"]: block.get("verdict") for block in document["views"]["blocks"]}
+        for comparison in document["comparisons"]:
+            said = verdicts.get(comparison["id"])
+            if not said:
+                continue
+            text = said if isinstance(said, str) else said.get("text") or said["iec"]
+            head = text.split(" Left out, not a speed difference:")[0]
+            for row in comparison["rows"]:
+                for column, cell in zip(comparison["columns"], row["cells"], strict=True):
+                    if not cell.get("artefact"):
+                        continue
+                    checked += 1
+                    found = verdict.factor(cell, column["higher_is_better"])
+                    assert verdict.speed(found) not in head and verdict.ratio_text(found) not in head, (text, cell)
+                    assert row["environment"] in text.split(" Left out, not a speed difference:")[1]
+    assert checked == 4 + 2 * 15  # the ext4 bandwidths; the writeback guests' IOPS and bandwidth cells

@@ -21,9 +21,6 @@ from typing import Any
 
 from . import noise, units
 
-# A verdict names at most this many environments' artefacts, then counts the rest.
-_ARTEFACTS_NAMED = 3
-
 Entry = tuple[float, dict[str, Any], dict[str, Any]]  # (speed factor, column, cell)
 
 
@@ -91,18 +88,18 @@ def _even_words(entries: list[Entry]) -> str:
 
 
 def artefact_clause(artefacts: dict[str, list[Entry]], baseline: str | None) -> str:
-    """' Left out: X: 23.2× B (4 KiB random read) and 3 more — served from the host's cache, not the disk.'"""
+    """' Left out, not a speed difference: X: 23.2× B (4 KiB random read) and 3 more, Y: … — served from
+    the host's cache, not the disk.' Every environment is named, grouped by the reason."""
     if not artefacts:
         return ""
-    said = []
-    for env, entries in list(artefacts.items())[:_ARTEFACTS_NAMED]:
+    by_reason: dict[str, list[str]] = {}
+    for env, entries in artefacts.items():
         top = max(entries, key=lambda entry: entry[0])
         more = f" and {len(entries) - 1} more" if len(entries) > 1 else ""
-        said.append(f"{env}: {ratio_text(top[0])} {baseline} ({top[1]['title']}){more} — {top[2]['artefact']}")
-    rest = len(artefacts) - _ARTEFACTS_NAMED
-    if rest > 0:
-        said.append(f"{rest} more environment{'s' if rest != 1 else ''}")
-    return " Left out, not a speed difference: " + "; ".join(said) + "."
+        said = f"{env}: {ratio_text(top[0])} {baseline} ({top[1]['title']}){more}"
+        by_reason.setdefault(top[2]["artefact"], []).append(said)
+    groups = [f"{', '.join(envs)} — {reason}" for reason, envs in by_reason.items()]
+    return " Left out, not a speed difference: " + "; ".join(groups) + "."
 
 
 def split(comparison: dict[str, Any]) -> tuple[dict[str, list[Entry]], dict[str, list[Entry]]]:
