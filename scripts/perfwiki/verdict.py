@@ -24,9 +24,16 @@ from . import noise, units
 Entry = tuple[float, dict[str, Any], dict[str, Any]]  # (speed factor, column, cell)
 
 
+def significant(value: float) -> str:
+    """A computed number to three significant digits, trailing zeros kept: 1.5 -> '1.50', 147.2 -> '147'."""
+    if abs(value) >= 1000:
+        return f"{value:,.0f}"
+    return f"{value:#.3g}".rstrip(".")
+
+
 def ratio_text(factor: float) -> str:
-    """A speed factor as a number, three significant digits: '1.34×', '23.2×', '147×'."""
-    return f"{factor:.3g}×"
+    """A speed factor as a number, three significant digits: '1.50×', '23.2×', '147×'."""
+    return f"{significant(factor)}×"
 
 
 def speed(factor: float) -> str:
@@ -38,8 +45,8 @@ def speed(factor: float) -> str:
     if factor <= 0.5:
         return f"{ratio_text(1 / factor)} slower"
     if factor > 1:
-        return f"{(factor - 1) * 100:.3g} % faster"
-    return f"{(1 - factor) * 100:.3g} % slower"
+        return f"{significant((factor - 1) * 100)} % faster"
+    return f"{significant((1 - factor) * 100)} % slower"
 
 
 def against(factor: float, baseline: str) -> str:

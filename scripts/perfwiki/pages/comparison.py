@@ -79,6 +79,7 @@ def comparison_table(comparison: dict[str, Any], flagged: dict[str, list[str]] |
             "compared_across": column.get("compared_across") or [],
             "unit": scale.caption(),
             "direction": direction(column["higher_is_better"]),
+            **({"metric": column["metric_title"]} if column.get("metric_title") else {}),
         }
         for column, scale in zip(comparison["columns"], scales, strict=True)
     ]
@@ -220,21 +221,93 @@ def _switchable(say: Any, printed: str, subject: Any) -> dict[str, str] | str | 
 
 
 def comparison_block(
-    comparison: dict[str, Any], colours: dict[str, str], flagged: dict[str, list[str]]
+    comparison: dict[str, Any],
+    colours: dict[str, str],
+    flagged: dict[str, list[str]],
+    twin: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """A comparison of two or more environments: its verdict, panels and table."""
+    """A comparison of two or more environments: its verdict, panels and table.
+
+    `twin` is the same runs through a second metric that says the same thing (fio's bandwidth of the
+    jobs whose IOPS `comparison` shows): one block, one verdict, one table with both columns.
+    """
     directions = {column["higher_is_better"] for column in comparison["columns"]}
     panels, uncharted = comparison_panels(comparison, colours)
-    return {
+    block = {
         "kind": "comparison",
         "id": comparison["id"],
-        "title": comparison["title"],
+        "title": comparison["title"] if twin is None else _joined_title(comparison["title"], twin["title"]),
         "baseline": comparison["baseline"],
         "direction": direction(directions.pop()) if len(directions) == 1 else None,
         "verdict": _switchable(verdict.comparison_verdict, _printed(comparison.get("tool")), comparison),
         "panels": panels,
         "uncharted": uncharted,
-        "table": comparison_table(comparison, dict(flagged)),
+        "table": comparison_table(comparison if twin is None else _side_by_side(comparison, twin), dict(flagged)),
+    }
+    if twin is not None:
+        block["aliases"] = [twin["id"]]  # a citation or an address of the twin's block still finds it
+        block["table"]["groups"] = [column["title"] for column in comparison["columns"]]
+    return block
+
+
+def metric_title(comparison: dict[str, Any]) -> str:
+    tool = comparison.get("tool")
+    known = {metric.key: metric.title for metric in tools.get(tool).metrics} if tool in tools.NAMES else {}
+    return known.get(comparison.get("metric"), comparison.get("metric") or "value")
+
+
+def twins(first: dict[str, Any], second: dict[str, Any]) -> bool:
+    """Two comparisons of the same runs through metrics whose ratios agree by construction: IOPS and
+    bandwidth of jobs of one block size (bandwidth = IOPS × block size), per the tool's `paired_metrics`."""
+    tool = first.get("tool")
+    if tool not in tools.NAMES or tool != second.get("tool") or first.get("baseline") != second.get("baseline"):
+        return False
+    if (first.get("metric"), second.get("metric")) not in tools.get(tool).paired_metrics:
+        return False
+    if [column["scenario"] for column in first["columns"]] != [column["scenario"] for column in second["columns"]]:
+        return False
+    return [(row["environment"], [cell.get("runs") for cell in row["cells"]]) for row in first["rows"]] == [
+        (row["environment"], [cell.get("runs") for cell in row["cells"]]) for row in second["rows"]
+    ]
+
+
+def _joined_title(first: str, second: str) -> str:
+    """'Local storage, IOPS (% of host)' and 'Local storage, bandwidth (% of host)' ->
+    'Local storage, IOPS and bandwidth (% of host)'."""
+    start = 0
+    while start < min(len(first), len(second)) and first[start] == second[start]:
+        start += 1
+    start = first.rfind(" ", 0, start) + 1  # whole words
+    end = 0
+    while end < min(len(first), len(second)) - start and first[-1 - end] == second[-1 - end]:
+        end += 1
+    first_end, second_end = len(first) - end, len(second) - end
+    added = second[start:second_end]
+    if added[:1].isupper() and not added[1:2].isupper():  # "Bandwidth" mid-sentence, "IOPS" as it is
+        added = added[:1].lower() + added[1:]
+    return f"{first[:first_end]} and {added}{first[first_end:]}"
+
+
+def _side_by_side(first: dict[str, Any], second: dict[str, Any]) -> dict[str, Any]:
+    """One comparison with each scenario's column from `first`, then the same scenario's from `second`."""
+    named = [
+        [
+            {
+                **column,
+                "title": f"{column['title']}: {metric_title(comparison)}",
+                "metric_title": metric_title(comparison),
+            }
+            for column in comparison["columns"]
+        ]
+        for comparison in (first, second)
+    ]
+    return {
+        **first,
+        "columns": [column for pair in zip(*named, strict=True) for column in pair],
+        "rows": [
+            {**row, "cells": [cell for pair in zip(row["cells"], other["cells"], strict=True) for cell in pair]}
+            for row, other in zip(first["rows"], second["rows"], strict=True)
+        ],
     }
 
 
@@ -368,10 +441,23 @@ def blocks(
     compares = any(len(environments_with_values(c)) >= 2 for c in comparisons)
     shown, alone = [], []
     profiles: dict[tuple[str, str], list[dict[str, Any]]] = {}
-    for comparison in comparisons:
+    merged: set[int] = set()
+    for index, comparison in enumerate(comparisons):
+        if index in merged:
+            continue
         present = environments_with_values(comparison)
         if len(present) >= 2:
-            shown.append(comparison_block(comparison, colours, flagged))
+            twin = next(
+                (
+                    (other_index, other)
+                    for other_index, other in enumerate(comparisons)
+                    if other_index not in merged and other_index != index and twins(comparison, other)
+                ),
+                None,
+            )
+            if twin:
+                merged.add(twin[0])
+            shown.append(comparison_block(comparison, colours, flagged, twin[1] if twin else None))
             continue
         if not present:
             continue

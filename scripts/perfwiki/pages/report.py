@@ -9,7 +9,7 @@ from .. import __version__, tools, units
 from ..findings import SEVERITY_ORDER
 from ..model import SCHEMA_VERSION, Run
 from ..tools.base import Measure
-from . import comparison
+from . import comparison, summary
 from .run import page_title, raw_page_path, run_page
 
 
@@ -215,6 +215,7 @@ def report_documents(report: Report) -> ReportDocuments:
     }
     views = {
         "runs_tables": runs_tables(report.runs),
+        "summary": summary.summary_table(comparisons, blocks, environments),
         "blocks": blocks,
         "alone": alone,
         "left_out": comparison.left_out(comparisons),

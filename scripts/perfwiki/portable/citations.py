@@ -90,7 +90,7 @@ def _comparison(source: Source, match: re.Match[str], slug: str | None, block_id
         raise ExportError(f'unknown comparison "{block_id}": there is no report "{slug}"')
     compared = [block for block in cited.views.get("blocks", []) if block["kind"] == "comparison"]
     for block in compared:
-        if block["id"] == block_id:
+        if block["id"] == block_id or block_id in block.get("aliases", []):
             return Citation("comparison", match.start(), match.end(), cited, block_id, block)
     known = ", ".join(block["id"] for block in compared)
     raise ExportError(f'unknown comparison "{block_id}" in report "{slug}" (its comparisons: {known})')

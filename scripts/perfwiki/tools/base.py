@@ -102,6 +102,9 @@ class Tool:
     fingerprint_names: dict[str, str] = {}
     # The fingerprint parameter a tool page groups its scenarios by (default: the first).
     scenario_group: str | None = None
+    # Metric pairs whose ratios agree by construction (fio: bandwidth = IOPS × block size): a report
+    # shows the two as one block with both columns, not the same verdict twice.
+    paired_metrics: tuple[tuple[str, str], ...] = ()
     # What it loads: "storage", "network", "memory" or "cpu" ("" when a run can be any), so a
     # check knows which of an environment's facts bound it (a disk's link, not the NIC's).
     measures: str = ""

@@ -90,6 +90,7 @@ class Fio(Tool):
         Metric("clat_p99", "p99 completion latency", "ns", False, _p99),
     )
     checks = checks.CHECKS
+    paired_metrics = (("iops", "bw"),)
     lone_part_in_title = False
     scenario_group = "rw"
     fingerprint_names = {

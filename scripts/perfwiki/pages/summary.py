@@ -1,0 +1,107 @@
+"""One answer per environment: the table a report of three or more environments opens with.
+
+A long report answers "which is faster" once per comparison; a reader of a report of nine
+guests wants one line per guest first. Each comparison block of two or more environments
+gives a group of rows, one per environment that is not its baseline: the geometric mean of
+its speed factors over the like-for-like scenarios it shares with the baseline (artefacts
+left out, and counted), how many of those it wins, loses or draws by noise.py's rule, and a
+bar on a log scale around 1× that a phone draws without any script.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from .. import noise, verdict
+from .comparison import direction, metric_title
+
+# Where the bars end: a factor of 4 either way fills half the bar (log scale); past it they stop.
+_BAR_REACH = math.log(4)
+
+
+def _bar(found: float) -> dict[str, Any]:
+    """Where a factor's bar starts and how wide it is, in % of the cell: from the 1× line in the middle,
+    right when faster, left when slower."""
+    width = round(min(abs(math.log(found)) / _BAR_REACH, 1.0) * 50, 1)
+    faster = found > 1
+    return {"side": "faster" if faster else "slower", "left": 50 if faster else round(50 - width, 1), "width": width}
+
+
+def _row(env: str, like: list[verdict.Entry], artefacts: list[verdict.Entry], failed: int) -> dict[str, Any]:
+    even = [entry for entry in like if entry[2].get("even")]
+    beyond = [entry for entry in like if not entry[2].get("even")]
+    row: dict[str, Any] = {
+        "environment": env,
+        "scenarios": len(like),
+        "better": sum(1 for entry in beyond if entry[0] > 1),
+        "worse": sum(1 for entry in beyond if entry[0] < 1),
+        "even": len(even),
+        "left_out": len(artefacts) + failed,
+    }
+    if any(entry[2].get("manual") for entry in like):
+        row["manual"] = True
+    if artefacts:
+        row["artefact"] = artefacts[0][2]["artefact"]
+    if like:
+        mean = verdict.geometric_mean([entry[0] for entry in like])
+        row["factor"] = round(mean, 4)
+        row["mean"] = verdict.ratio_text(mean)
+        row["said"] = "even" if noise.even_factor(mean) else verdict.speed(mean)
+        row["bar"] = _bar(mean)
+    return row
+
+
+def _failed_runs(comparison: dict[str, Any]) -> dict[str, int]:
+    """Per environment, the runs refused because they failed (findings.failure)."""
+    counts: dict[str, int] = {}
+    for column in comparison["columns"]:
+        for entry in column.get("refused") or []:
+            if entry["reason"].startswith("failed:"):
+                counts[entry["environment"]] = counts.get(entry["environment"], 0) + 1
+    return counts
+
+
+def summary_table(
+    comparisons: list[dict[str, Any]], blocks: list[dict[str, Any]], environments: list[str]
+) -> dict[str, Any] | None:
+    """The report's summary: a group of rows per comparison block, or None under three environments.
+
+    `comparisons` are the report's comparisons; `blocks` its blocks (pages/comparison.blocks), whose
+    ids say which comparisons are shown and in which order (a block of IOPS and bandwidth is one).
+    """
+    if len(environments) < 3:
+        return None
+    by_id = {comparison["id"]: comparison for comparison in comparisons}
+    groups = []
+    for block in blocks:
+        comparison = by_id.get(block["id"]) if block["kind"] == "comparison" else None
+        if comparison is None:
+            continue
+        like, artefacts = verdict.split(comparison)
+        failed = _failed_runs(comparison)
+        baseline = comparison["baseline"]
+        rows = [
+            _row(
+                row["environment"],
+                like.get(row["environment"], []),
+                artefacts.get(row["environment"], []),
+                failed.get(row["environment"], 0),
+            )
+            for row in comparison["rows"]
+            if row["environment"] != baseline and (row["environment"] in like or row["environment"] in artefacts)
+        ]
+        if not rows:
+            continue
+        # Fastest first; an environment with nothing like-for-like last.
+        rows.sort(key=lambda row: -row["factor"] if "factor" in row else math.inf)
+        groups.append(
+            {
+                "block": block["id"],
+                "title": block["title"],
+                "baseline": baseline,
+                "metric": f"{metric_title(comparison)}, {direction(comparison['higher_is_better'])}",
+                "rows": rows,
+            }
+        )
+    return {"groups": groups} if groups else None
