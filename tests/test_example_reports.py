@@ -298,7 +298,7 @@ def test_each_comparison_leads_with_a_verdict_computed_from_its_cells(reports):
     assert "nvme-ext4's numbers were typed by hand, not parsed from raw output." in nvme
     dd = next(b for b in reports["ssd-san-hdd-cloud-disks"]["views"]["blocks"] if b["id"] == "hygon33-dd")
     # dd prints SI units; the verdict says it that way and carries the IEC spelling for the unit switch.
-    assert dd["verdict"]["text"].startswith("Fastest: hygon33-raid0-2nvme, 979 MB/s, 2.1× faster than hygon33-nvme")
+    assert dd["verdict"]["text"].startswith("Fastest: hygon33-raid0-2nvme, 979 MB/s, 2.10× faster than hygon33-nvme")
     assert "933.6 MiB/s" in dd["verdict"]["iec"]
 
 
@@ -347,4 +347,46 @@ def test_no_verdict_states_an_artefact_as_a_speed_difference(reports):
                     found = verdict.factor(cell, column["higher_is_better"])
                     assert verdict.speed(found) not in head and verdict.ratio_text(found) not in head, (text, cell)
                     assert row["environment"] in text.split(" Left out, not a speed difference:")[1]
-    assert checked == 4 + 2 * 15  # the ext4 bandwidths; the writeback guests' IOPS and bandwidth cells
+    # The ext4 bandwidths; the writeback guests' IOPS cells (their bandwidth is the same block: one verdict).
+    assert checked == 4 + 15
+
+
+def test_one_answer_per_environment_opens_a_report_of_three_or_more(reports):
+    views = reports["vm-vs-bare-metal"]["views"]
+    storage, classic, vpc, unixbench, mbw = views["summary"]["groups"]
+    # IOPS and bandwidth of the same jobs are one block, so one group of rows, not the same answer twice.
+    assert storage["title"] == "Local storage, IOPS and bandwidth (% of the physical host)"
+    rows = {row["environment"]: row for row in storage["rows"]}
+    assert list(rows)[0] == "win2008-vm-cache-none-q4"  # fastest first, by geometric mean
+    fastest = rows["win2008-vm-cache-none-q4"]
+    assert (fastest["mean"], fastest["said"], fastest["scenarios"]) == ("1.50×", "50.3 % faster", 6)
+    assert (fastest["better"], fastest["worse"], fastest["even"], fastest["left_out"]) == (1, 2, 3, 0)
+    # The writeback guest that was "23× its host": five of six scenarios left out as the host's cache.
+    cached = rows["win2008-vm-writeback-q4"]
+    assert (cached["scenarios"], cached["left_out"], cached["artefact"]) == (
+        1,
+        5,
+        "served from the host's cache, not the disk",
+    )
+    assert [row["environment"] for row in classic["rows"]] == [
+        "classic-vm-to-host",
+        "classic-host-to-vm",
+        "classic-vm-to-vm",
+    ]
+    assert all(row["said"] == "even" for row in classic["rows"])
+    assert (vpc["rows"][-1]["environment"], vpc["rows"][-1]["said"]) == ("vpc-eip-to-eip", "36.6 % slower")
+    assert unixbench["rows"][0]["mean"] == "1.30×" and mbw["rows"][0]["mean"] == "0.921×"
+    # Two environments: no summary table, the verdict says it all.
+    assert reports["nvme-raw-vs-ext4"]["views"]["summary"] is None
+    # Seventeen environments side by side would be 17 columns: one table per group compared together.
+    tables = views["environments"]
+    assert [table["compared_in"] for table in tables] == [
+        [
+            "Local storage, IOPS and bandwidth (% of the physical host)",
+            "UnixBench result",
+            "mbw Memory copy bandwidth (AVG)",
+        ],
+        ["Classic network, TCP throughput"],
+        ["VPC network, TCP throughput"],
+    ]
+    assert [env["id"] for env in tables[0]["environments"]][:2] == ["r730-host", "centos-vm-8c"]
