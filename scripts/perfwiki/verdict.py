@@ -281,4 +281,6 @@ def profile_verdict(metrics: list[dict[str, Any]], convention: str = "iec") -> s
     if not said:
         return None
     text = "; ".join(said) + "."
+    if any(any(metric.get("manual") or []) for metric in metrics):
+        text += " Some of these numbers were typed by hand, not parsed from raw output."
     return text[0].upper() + text[1:]
