@@ -177,6 +177,7 @@ def page(source: Source) -> str:
         front=source.front,
         summary=" ".join(str(source.front.get("summary") or "").split()),
         verdicts=[(block["id"], block["title"], verdict(block)) for block in blocks if verdict(block)],
+        summary_table=source.views.get("summary"),
         since=source.since(),
         narrative=body,
         blocks=[block_view(source, block) for block in blocks],
