@@ -207,7 +207,9 @@ def _hover(cell: dict[str, Any], is_baseline: bool, baseline: str | None, higher
     found = verdict.factor(cell, higher)
     if found is None:
         return ""
-    return f"<br>{units.format_relative(cell['relative'])} of {baseline}: {verdict.speed(found)}"
+    return (
+        f"<br>{units.format_relative(cell['relative'])} of {baseline}: {verdict.speed(found, bool(cell.get('even')))}"
+    )
 
 
 def _switchable(say: Any, printed: str, subject: Any) -> dict[str, str] | str | None:
