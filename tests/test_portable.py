@@ -87,6 +87,12 @@ def test_markdown_summary_renders_as_markdown_tables(ingested):
     rendered = markdown.markdown(export(ingested, "vm-vs-bare-metal", "md", WIKI), extensions=["tables", "fenced_code"])
     tables = re.findall(r"<table>.*?</table>", rendered, re.S)
     views = load_report(ROOT, "vm-vs-bare-metal")["views"]
+    # First the summary: one row per environment, a heading row per comparison.
+    summary = tables.pop(0)
+    assert "<td>win2008-vm-cache-none-q4</td>\n<td>1.50× (50.3 % faster) over 6 scenarios</td>" in summary
+    assert len(re.findall(r"<tr>", summary.split("<tbody>")[1])) == sum(
+        1 + len(group["rows"]) for group in views["summary"]["groups"]
+    )
     assert len(tables) == len(views["blocks"])
     for table, block in zip(tables, views["blocks"], strict=True):
         body_rows = re.findall(r"<tr>", table.split("<tbody>")[1])
