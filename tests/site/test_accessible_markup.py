@@ -1,11 +1,15 @@
-"""What the built pages give readers who cannot see them, and readers who followed a dead link."""
+"""What the built pages give readers who cannot see them, and readers who followed a dead link:
+the 404 page, and table headings that say what they head."""
 
 from __future__ import annotations
 
 import json
 from html.parser import HTMLParser
+from pathlib import Path
 
 import pytest
+
+from support import nameless_header_cells
 
 pytestmark = pytest.mark.site
 
@@ -81,3 +85,24 @@ def test_the_404_page_says_the_page_is_not_there_and_leads_back(built_site):
     assert page.main is not None and "data-pagefind-body" not in page.main
     indexed = json.loads((site / "pagefind" / "pagefind-entry.json").read_text())["languages"]["en"]["page_count"]
     assert indexed == sum(1 for _ in site.rglob("*.html")) - 1
+
+
+def nameless_headers_under(folder: Path) -> tuple[list[str], int, int]:
+    """(each <th> without text as 'file line: where', pages read, <th> read) over every page."""
+    found, pages, cells = [], 0, 0
+    for path in sorted(folder.rglob("*.html")):
+        nameless, count = nameless_header_cells(path.read_text(encoding="utf-8"))
+        found += [f"{path.relative_to(folder)} {where}" for where in nameless]
+        pages, cells = pages + 1, cells + count
+    return found, pages, cells
+
+
+def test_no_table_heading_on_any_page_is_without_text(built_site):
+    found, pages, cells = nameless_headers_under(built_site / "bench")
+    assert found == [], "\n".join(found)
+    assert pages > 300 and cells > 4000  # every page was read, not none
+    # The headings that used to be empty: a fio run's latency table, a markdown table's corner.
+    run = (built_site / "bench/runs/build-vm-disk-quiet/build-vm-vda-randread-logged/index.html").read_text()
+    assert '<th scope="col">Latency</th><th scope="col">min</th>' in run
+    report = (built_site / "bench/reports/ssd-san-hdd-cloud-disks/index.html").read_text()
+    assert "<td></td>\n          <th>ESSD AutoPL</th>" in report
