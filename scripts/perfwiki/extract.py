@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from collections.abc import Collection
 from dataclasses import dataclass, field
 
 from . import lazyre, manual, tools
@@ -148,7 +149,7 @@ def _extract_transcript(text: str, source: Source, out: Extracted) -> None:
         run.warnings += [f"{finding.severity}: {finding.message}" for finding in findings if finding.severity != "info"]
 
 
-def assign_ids(runs: list[Run]) -> None:
+def assign_ids(runs: list[Run], retired: Collection[str] = ()) -> None:
     """Give every run a stable slug id, unique in the list: '<environment>-<name>', '-N' for the N-th.
 
     The name is the run's own (a fio job name, a label) when it tells the truth, else one made
@@ -157,8 +158,11 @@ def assign_ids(runs: list[Run]) -> None:
     each then took: the fourth job named 'EBS 4K randwrite test' is '-4' even when the second and
     third were renamed for what they really did, so a run keeps its id when another's is
     corrected. Runs renamed from their parameters are counted among the runs renamed alike.
+
+    No run is given a `retired` id (the old ids of the report's aliases.yaml, aliases.py): the
+    next number is taken instead, so an address once published never comes to mean another run.
     """
-    taken: set[str] = {run.id for run in runs if run.id}
+    taken: set[str] = {run.id for run in runs if run.id} | set(retired)
     # Runs counted so far per name given and per name made from parameters: the next N is one
     # more, never a search through the ids before it (300 runs of one job once took 45,000 tries).
     counted: dict[tuple[str, str], int] = {}
