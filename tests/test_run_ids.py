@@ -83,7 +83,7 @@ def test_a_job_named_for_another_workload_is_named_for_what_it_ran(ingested):
 def test_twins_keep_their_number_when_one_of_them_is_renamed(ingested):
     """essd-pl3-vdb ran four jobs named "EBS 4K randwrite test": randwrite, randread, randrw, randwrite.
     The fourth stays '-4' (the narrative of essd-pl3-vdb's page cites it) while the middle two say what they ran."""
-    runs = [run for run in example_runs("ssd-san-hdd-cloud-disks").values() if run["environment"] == "essd-pl3-vdb"]
+    runs = [run for run in example_runs("ssd-cloud-disks-lvm-raid").values() if run["environment"] == "essd-pl3-vdb"]
     assert [(run["id"], run["params"]["rw"]) for run in runs] == [
         ("essd-pl3-vdb-ebs-4k-randwrite-test", "randwrite"),
         ("essd-pl3-vdb-4k-random-read", "randread"),
@@ -115,7 +115,7 @@ def test_what_a_fio_job_name_says_is_held_to_its_parameters():
     ]
     assert fio.name_contradictions(sequential, "thread-readiness") == []  # words, not letters inside them
     assert fio.id_name(sequential) == "4k-seq-read"
-    mixed = slice_runs("ssd-san-hdd-cloud-disks/raw/essd-pl3-vdb/runs.md")[2]  # -rw=randrw, named ...randwrite
+    mixed = slice_runs("ssd-cloud-disks-lvm-raid/raw/essd-pl3-vdb/runs.md")[2]  # -rw=randrw, named ...randwrite
     assert fio.name_contradictions(mixed, "EBS 4K randwrite test") == ["says write, ran rw=randrw"]
     assert fio.id_name(mixed) == "4k-random-read-write"
 

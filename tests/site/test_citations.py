@@ -49,7 +49,7 @@ def test_run_citation_links_the_run_with_its_headline_numbers(built_site):
 
 def test_run_citation_outside_a_report_names_the_report(built_site):
     html = page_html(built_site, "environments/essd-pl3-vdb")
-    link = "/bench/runs/ssd-san-hdd-cloud-disks/essd-pl3-vdb-ebs-4k-randwrite-test-4/"
+    link = "/bench/runs/ssd-cloud-disks-lvm-raid/essd-pl3-vdb-ebs-4k-randwrite-test-4/"
     assert f'<span class="cite-run"><a href="{link}">' in html
 
 
@@ -120,7 +120,7 @@ def test_a_narrative_citing_old_ids_and_slugs_shows_the_runs_they_named(citing_s
         ("/runs/fio-iops-basics/lab-vm-dm0-ioping/", "Latency (ioping) — lab-vm-dm0"),
         ("/runs/vm-vs-bare-metal/r730-host-4k-seq-read/", "4 KiB sequential read — r730-host"),
         (
-            "/runs/ssd-san-hdd-cloud-disks/essd-vda-4k-random-read-write/",
+            "/runs/ssd-cloud-disks-lvm-raid/essd-vda-4k-random-read-write/",
             "ESSD cloud disk (-direct=1 -buffered=1) — essd-vda",
         ),
     ]
@@ -128,7 +128,7 @@ def test_a_narrative_citing_old_ids_and_slugs_shows_the_runs_they_named(citing_s
     assert '<a href="/runs/vm-vs-bare-metal/r730-host-mbw/">' in figure
     assert text(figure[: figure.index("</code>")]) == "./mbw 512"  # the mbw run's exact command
     assert 'id="cmp-pl3-vs-local"' in html
-    assert '<p class="meta">From <a href="/reports/ssd-san-hdd-cloud-disks/#cmp-pl3-vs-local">' in html
+    assert '<p class="meta">From <a href="/reports/ssd-cloud-disks-lvm-raid/#cmp-pl3-vs-local">' in html
 
 
 BAD_CITATIONS = [
