@@ -168,7 +168,7 @@ def cells_of(document, comparison_id, environment):
 
 
 def test_seed_002_direct_buffered_matrix_where_raw_output_backs_it(reports):
-    document = reports["ssd-san-hdd-cloud-disks"]
+    document = reports["ssd-cloud-disks-lvm-raid"]
     # The page's summary: NVMe R=99.8K W=42.8K | R=38.6k W=16.5k; SATA R=4312 W=1852 ... R=15.8k W=6803.
     assert cells_of(document, "direct-buffered-matrix", "nu4-nvme-sfdv0n1") == [None] * 4 + [99800, 42800, 38600, 16500]
     assert cells_of(document, "direct-buffered-matrix", "nu4-sata-ssd") == [
@@ -191,7 +191,7 @@ def test_seed_002_direct_buffered_matrix_where_raw_output_backs_it(reports):
 
 
 def test_seed_002_lvm_raid0_and_pl3(reports):
-    document = reports["ssd-san-hdd-cloud-disks"]
+    document = reports["ssd-cloud-disks-lvm-raid"]
     assert [row["cells"][0]["value"] for row in comparison(document, "hygon33-dd")["rows"]] == [466e6, 979e6, 436e6]
     fio = comparison(document, "hygon33-fio")
     assert fio["columns"][0]["refused"] == [
@@ -250,7 +250,7 @@ def test_every_run_title_is_unique_in_its_report_and_free_of_markup(reports):
         titles = [page["title"] for page in run_pages(document)]
         assert len(titles) == len(set(titles)), slug
         assert not [title for title in titles if "](" in title or "**" in title], slug
-    ssd = run_pages(reports["ssd-san-hdd-cloud-disks"])
+    ssd = run_pages(reports["ssd-cloud-disks-lvm-raid"])
     essd = sorted(page["title"] for page in ssd if page["environment"] == "essd-vda")
     # Four runs under one heading on one disk: the command words that differ tell them apart.
     assert essd == [
@@ -296,7 +296,7 @@ def test_each_comparison_leads_with_a_verdict_computed_from_its_cells(reports):
     assert storage.endswith(" Compared across engine on purpose: it differs between environments.")
     nvme = reports["nvme-raw-vs-ext4"]["views"]["blocks"][0]["verdict"]
     assert "nvme-ext4's numbers were typed by hand, not parsed from raw output." in nvme
-    dd = next(b for b in reports["ssd-san-hdd-cloud-disks"]["views"]["blocks"] if b["id"] == "hygon33-dd")
+    dd = next(b for b in reports["ssd-cloud-disks-lvm-raid"]["views"]["blocks"] if b["id"] == "hygon33-dd")
     # dd prints SI units; the verdict says it that way and carries the IEC spelling for the unit switch.
     assert dd["verdict"]["text"].startswith("Fastest: hygon33-raid0-2nvme, 979 MB/s, 2.10× faster than hygon33-nvme")
     assert "933.6 MiB/s" in dd["verdict"]["iec"]

@@ -296,7 +296,7 @@ def test_checks_are_on_run_pages_with_their_evidence_and_summarised_on_reports(b
         built_site / "bench" / "runs" / REPORT / "nvme-raw-sequential-write-bandwidth-test" / "index.html"
     ).read_text()
     assert "fio-latency-over-100" in run and "lat (msec)   : &gt;=2000=104.16%" in run
-    report = (built_site / "bench" / "reports" / "ssd-san-hdd-cloud-disks" / "index.html").read_text(encoding="utf-8")
+    report = (built_site / "bench" / "reports" / "ssd-cloud-disks-lvm-raid" / "index.html").read_text(encoding="utf-8")
     section = report[report.index('id="report-checks-heading"') :]
     for check in ("fio-sync-engine-iodepth", "fio-direct-buffered-conflict", "iostat-device-busy"):
         assert f"<strong>{check}</strong>" in section
@@ -304,7 +304,7 @@ def test_checks_are_on_run_pages_with_their_evidence_and_summarised_on_reports(b
         built_site
         / "bench"
         / "runs"
-        / "ssd-san-hdd-cloud-disks"
+        / "ssd-cloud-disks-lvm-raid"
         / "essd-pl3-vdb-ebs-4k-randwrite-test-4"
         / "index.html"
     ).read_text()

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .. import __version__, tools, units
+from ..aliases import Aliases
 from ..findings import SEVERITY_ORDER
 from ..model import SCHEMA_VERSION, Run
 from ..tools.base import Measure
@@ -24,6 +25,7 @@ class Report:
     comparisons_line: int = 1  # where `comparisons:` sits in index.md, for problems
     comparisons: list[dict[str, Any]] = field(default_factory=list)
     environment_pages: list[dict[str, Any]] = field(default_factory=list)  # {id, title, kind, facts}, display order
+    aliases: Aliases = field(default_factory=Aliases)  # its retired run ids and former slugs, as checked
 
     @property
     def baseline(self) -> str | None:
@@ -88,24 +90,39 @@ def _in_column_units(rows: list[dict[str, Any]], columns: list[str], printed: st
     return {"rows": rows, "units": column_units}
 
 
-def raw_files(runs: list[Run]) -> list[dict[str, Any]]:
+def raw_files(runs: list[Run], renamed: Aliases | None = None) -> list[dict[str, Any]]:
     """Each raw file the report's runs came from, once: its page, its source (and so its published copy), its sha256
-    (and whether the site published it redacted) and its runs' lines."""
+    (and whether the site published it redacted), its runs' lines, and its page's old addresses when the report
+    had another slug (Hugo aliases, which content/raw/_content.gotmpl gives the page)."""
     files: dict[str, dict[str, Any]] = {}
     for run in runs:
-        entry = files.setdefault(
-            run.source.path,
-            {
-                "page": raw_page_path(run.source.path),
+        if run.source.path not in files:
+            page = raw_page_path(run.source.path)
+            old = renamed.raw_addresses(page) if renamed else []
+            files[run.source.path] = {
+                "page": page,
                 "source": run.source.path,  # published at the same path without content/ (model.published_path)
                 "sha256": run.source.sha256,
                 "environment": run.environment,
                 "runs": [],
                 **({"redacted": True} if run.source.redacted else {}),
-            },
+                **({"aliases": old} if old else {}),
+            }
+        files[run.source.path]["runs"].append(
+            {"id": run.id, "line_start": run.source.line_start, "line_end": run.source.line_end}
         )
-        entry["runs"].append({"id": run.id, "line_start": run.source.line_start, "line_end": run.source.line_end})
     return list(files.values())
+
+
+def run_index(report: Report) -> list[dict[str, Any]]:
+    """What the runs' content adapter makes their pages from, in the report's order: id, title, and
+    the page's old addresses (aliases.py: old ids, former slugs) for Hugo to redirect."""
+    index = []
+    for run in report.runs:
+        entry = {"id": run.id, "title": page_title(run.title, run.environment)}
+        old = report.aliases.run_addresses(report.slug, run.id)
+        index.append({**entry, "aliases": old} if old else entry)
+    return index
 
 
 def checks_summary(runs: list[Run]) -> list[dict[str, Any]]:
@@ -281,9 +298,12 @@ def report_documents(report: Report) -> ReportDocuments:
         "environments": environments,
         # What the runs' content adapter needs to make their pages, in the report's order. The
         # comparisons are in the report's exports, which ingest publishes (exports.report_json).
-        "run_index": [{"id": run.id, "title": page_title(run.title, run.environment)} for run in report.runs],
-        "raw_files": raw_files(report.runs),
+        "run_index": run_index(report),
+        "raw_files": raw_files(report.runs, report.aliases),
     }
+    # The one alias table (aliases.py) every citation and export resolves an old run id or slug by.
+    if report.aliases.document():
+        document["aliases"] = report.aliases.document()
     views = {
         "runs_tables": runs_tables(report.runs),
         "summary": summary.summary_table(comparisons, blocks, environments),
