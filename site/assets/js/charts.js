@@ -341,12 +341,22 @@ const CONFIG = { responsive: true, displaylogo: false, displayModeBar: false };
 
 // Every figure drawn, by element id, as built: tests/browser checks them against plotly's schema.
 window.perfwikiFigures = {};
+// Every element drawn into, the compare page's too: all are re-themed when the colour scheme changes.
+const drawn = new Set();
 
 function draw(element, chart) {
   const spec = figure(chart, document.documentElement.dataset.units || "printed");
   window.perfwikiFigures[element.id] = JSON.parse(JSON.stringify(spec));
+  drawn.add(element);
   return Plotly.react(element, spec.data, themed(spec.layout), CONFIG);
 }
+
+window.matchMedia("(prefers-color-scheme: dark)").addEventListener("change", () => {
+  drawn.forEach((element) => {
+    if (!element.isConnected) drawn.delete(element); // a chart compare.js has since replaced
+    else if (element.layout) Plotly.relayout(element, themed(element.layout));
+  });
+});
 
 // One chart drawn from a spec made in the page (the compare page's), as the others are drawn.
 export function drawChart(element, chart) {
@@ -407,10 +417,6 @@ function drawAll() {
     const chart = await withNumbers(element, JSON.parse(node.textContent));
     draw(element, chart);
     if (switches(chart)) document.addEventListener("perfwiki:units", () => draw(element, chart));
-  });
-  const scheme = window.matchMedia("(prefers-color-scheme: dark)");
-  scheme.addEventListener("change", () => {
-    plots.forEach((element) => element.layout && Plotly.relayout(element, themed(element.layout)));
   });
 }
 
