@@ -1,34 +1,58 @@
 """Charts drawn in the browser from compact series (js/charts.js, js/format.js).
 
 data/ holds a chart's numbers in canonical units; the browser picks the display unit
-and builds the plotly figure. These tests hold that figure to plotly's schema, and the
-browser's number formatting to units.py, character for character.
+and builds the plotly figure. These tests hold that figure to plotly's schema, the
+browser's number formatting to units.py, character for character, and what plotly drew
+(the SVG) to what a reader needs: labelled log axes, bar values that stand out from what
+is behind them, whole numbers on axes of counts, axis titles clear of their tick labels.
 """
 
 from __future__ import annotations
 
 import re
+import time
 
 import plotly.graph_objects as go
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from perfwiki import charts, units
 
 pytestmark = pytest.mark.browser
 
+# ---- The pages, and what was drawn on them -------------------------------------------------------
+
+# The compare page draws its one chart from the environments the address picks.
+COMPARE_PAGE = "compare/?env=r730-host,centos-vm-cache-none,centos-vm-writeback,win2008-vm-writeback"
+# Each page is loaded once per view: a phone's width in the light scheme, a desktop's in the dark.
+VIEWS = ((390, "light"), (1440, "dark"))
+# Pages whose charts are also re-themed in place, as when the reader's system switches scheme:
+# a report with a hatched bar, and the compare page, whose chart compare.js draws.
+SWITCHED = ("reports/nvme-raw-vs-ext4/", COMPARE_PAGE)
+
 
 def chart_pages(built_site) -> list[str]:
-    """Every report page, and one page of each other section for each mix of chart kinds it shows,
-    as paths under the site root: every kind of chart, drawn in every context, in a minute."""
+    """Paths under the site root of every kind of chart, in every context: every report page; for each
+    other section a page of each mix of chart kinds it shows that no other mix there holds (run pages:
+    per report, whose numbers differ); and the compare page."""
     root = built_site / "bench"
-    chosen: dict[tuple[str, ...], str] = {}
+    chosen: dict[tuple[str, str], dict[tuple[str, ...], str]] = {}
     for path in sorted(root.rglob("index.html")):
         html = path.read_text(encoding="utf-8")
-        kinds = tuple(sorted(set(re.findall(r'"kind":"(\w+)"', html)))) if 'data-chart="' in html else ()
+        if 'data-chart="' not in html:
+            continue
+        kinds = tuple(sorted(set(re.findall(r'"kind":"(\w+)"', html))))
         where = str(path.parent.relative_to(root)) + "/"
-        if kinds:
-            chosen.setdefault((where.split("/")[0], *kinds) if not where.startswith("reports/") else (where,), where)
-    return sorted(chosen.values())
+        section, below = where.split("/")[:2]
+        group = (where, "") if section == "reports" else (section, below if section == "runs" else "")
+        chosen.setdefault(group, {}).setdefault(kinds, where)
+    pages = [
+        where
+        for mixes in chosen.values()
+        for kinds, where in mixes.items()
+        if not any(set(kinds) < set(other) for other in mixes)
+    ]
+    return [*sorted(pages), COMPARE_PAGE]
 
 
 def figures(page, url: str) -> dict[str, dict]:
@@ -37,22 +61,6 @@ def figures(page, url: str) -> dict[str, dict]:
     expected = page.locator("[data-chart]").count()
     page.wait_for_function(f"Object.keys(window.perfwikiFigures || {{}}).length === {expected}")
     return page.evaluate("window.perfwikiFigures")
-
-
-def test_every_chart_the_site_draws_is_a_valid_plotly_figure(page, base_url_local, built_site):
-    """What plotly.graph_objects (pinned to the vendored plotly.js) accepts: a misspelt or ill-typed
-    property in js/charts.js fails here, where plotly.js itself would silently ignore it."""
-    kinds: dict[str, int] = {}
-    paths = chart_pages(built_site)
-    # The seven reports, scenarios, environments with a history, and the runs of fio, iperf3 and mbw.
-    assert sum(p.startswith("reports/") for p in paths) == 7 and any(p.startswith("scenarios/") for p in paths)
-    for path in paths:
-        for element, spec in figures(page, base_url_local + path).items():
-            figure = go.Figure(spec)  # raises ValueError on any unknown or ill-typed property
-            assert len(figure.data) >= 1, (path, element)
-            kind = page.evaluate(f"JSON.parse(document.getElementById('{element}-series').textContent).kind")
-            kinds[kind] = kinds.get(kind, 0) + 1
-    assert set(kinds) == {"bars", "ladder", "histogram", "iterations", "intervals", "timeline", "bins", "trend"}, kinds
 
 
 def test_a_sweep_draws_its_metric_against_the_parameter_in_the_chosen_units(page, base_url_local):
@@ -138,3 +146,157 @@ def test_a_latency_ladder_picks_the_unit_of_its_largest_percentile(page, base_ur
     # p99 of the 4k QD1 random read is 120 µs; its p99.99 (2.5 ms) puts the axis in ms.
     assert ladder["data"][0]["x"][12] == "p99.00" and ladder["data"][0]["y"][12] == pytest.approx(0.12)
     assert ladder["layout"]["yaxis"]["title"]["text"] == "completion latency (ms)"
+
+
+# ---- What a reader sees: the SVG plotly drew --------------------------------------------------
+
+# Everything the checks need from one page, read from the drawn SVG (screen boxes and computed
+# colours), not from the figure charts.js asked for: what plotly made of it is what is read.
+DRAWN = """() => {
+  const box = (node) => { const r = node.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };
+  const shown = (node) => {
+    const r = node.getBoundingClientRect(), style = getComputedStyle(node);
+    return r.width > 0 && r.height > 0 && style.display !== "none" && style.visibility !== "hidden"
+      && Number(style.opacity) > 0 && node.textContent.trim() !== "";
+  };
+  // What is behind a transparent chart: the first ancestor with a background of its own.
+  const pageBackground = (node) => {
+    for (let at = node; at && at.nodeType === 1; at = at.parentElement) {
+      const colour = getComputedStyle(at).backgroundColor;
+      if (!/^rgba\\(.*,\\s*0\\)$/.test(colour) && colour !== "transparent") return colour;
+    }
+    return "rgb(255, 255, 255)";
+  };
+  return [...document.querySelectorAll(".js-plotly-plot")].map((plot) => {
+    const full = plot._fullLayout, svg = plot.querySelector("svg.main-svg");
+    const axes = Object.keys(full).filter((key) => /^[xy]axis\\d*$/.test(key)).map((key) => {
+      const axis = full[key], title = plot.querySelector(`text.${axis._id}title`);
+      return {
+        name: axis._id,
+        type: axis.type,
+        title: title && shown(title) ? title.textContent : "",
+        title_box: title && shown(title) ? box(title) : null,
+        ticks: [...plot.querySelectorAll(`g.${axis._id}tick text`)].filter(shown)
+          .map((tick) => ({ text: tick.textContent, box: box(tick) })),
+      };
+    });
+    const labels = [];
+    plot.querySelectorAll("g.trace.bars g.point").forEach((point) => {
+      const text = point.querySelector("text.bartext"), bar = point.querySelector("path");
+      if (!text || !shown(text)) return;
+      const fill = bar.style.fill, style = getComputedStyle(text);
+      // A hatched bar is filled with a pattern: its stripes, and its background or none.
+      const hatch = fill.startsWith("url(") && fill.match(/#([^"')]+)/)[1];
+      const pattern = hatch ? plot.querySelector(`pattern[id="${hatch}"]`) : null;
+      const fills = pattern
+        ? [...pattern.querySelectorAll("path")].map((p) => p.getAttribute("stroke"))
+            .concat([...pattern.querySelectorAll("rect")].map((r) => r.getAttribute("fill")))
+        : [fill];
+      labels.push({
+        text: text.textContent,
+        colour: style.fill,
+        opacity: Number(style.fillOpacity),
+        box: box(text),
+        bar_box: box(bar),
+        bar_fills: fills,
+        bar_opacity: Number(bar.style.fillOpacity || 1) * Number(bar.style.opacity || 1),
+        // Stripes leave the page showing between them.
+        bar_gaps: Boolean(pattern) && !pattern.querySelector("rect"),
+      });
+    });
+    const series = document.getElementById(`${plot.id}-series`);
+    return {
+      id: plot.id,
+      kind: series ? JSON.parse(series.textContent).kind : "compare",
+      figure: window.perfwikiFigures[plot.id],
+      svg_box: box(svg),
+      axes,
+      labels,
+      backdrop: [pageBackground(plot), full.paper_bgcolor, full.plot_bgcolor],
+    };
+  });
+}"""
+
+
+def wait_until_drawn(page) -> None:
+    """Until every chart of the page is drawn (the compare page draws one, with no data-chart)."""
+    expected = page.locator("[data-chart]").count() or 1
+    page.wait_for_function(
+        """expected => Object.keys(window.perfwikiFigures || {}).length === expected
+            && Object.keys(window.perfwikiFigures).every(k => document.getElementById(k).querySelector('.main-svg'))""",
+        arg=expected,
+    )
+
+
+def switch_scheme(page, scheme: str) -> None:
+    """The reader's colour scheme changes to `scheme`; until charts.js has re-themed every chart, or for
+    3 s: a chart left in the old scheme's colours is then read as it is, and its labels tell."""
+    page.emulate_media(color_scheme=scheme)
+    try:
+        page.wait_for_function(
+            """() => { const text = getComputedStyle(document.documentElement).getPropertyValue('--chart-text').trim();
+                const plots = [...document.querySelectorAll('.js-plotly-plot')];
+                return plots.every(p => p._fullLayout.font.color === text); }""",
+            timeout=3000,
+        )
+    except PlaywrightTimeoutError:
+        pass
+
+
+@pytest.fixture(scope="module")
+def drawn(browser, base_url_local, built_site) -> list[dict]:
+    """Every chart of chart_pages() as drawn in each of VIEWS (and re-themed on the SWITCHED pages):
+    one page load per page and view, each chart as DRAWN reads it, with its page, width and scheme."""
+    started = time.perf_counter()
+    shown: list[dict] = []
+    errors: list[str] = []
+    pages = chart_pages(built_site)
+    for width, scheme in VIEWS:
+        context = browser.new_context(viewport={"width": width, "height": 900}, color_scheme=scheme)
+        page = context.new_page()
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        for path in pages:
+            page.goto(base_url_local + path)
+            wait_until_drawn(page)
+            shown += [{**chart, "page": path, "width": width, "scheme": scheme} for chart in page.evaluate(DRAWN)]
+            if path in SWITCHED:
+                other = "dark" if scheme == "light" else "light"
+                switch_scheme(page, other)
+                shown += [
+                    {**chart, "page": path, "width": width, "scheme": f"{other} (switched)"}
+                    for chart in page.evaluate(DRAWN)
+                ]
+                page.emulate_media(color_scheme=scheme)  # the next pages load in the view's scheme
+        context.close()
+    assert errors == [], errors
+    print(f"\n{len(pages)} pages, {len(shown)} charts drawn in {time.perf_counter() - started:.1f} s")
+    return shown
+
+
+def where(chart: dict) -> str:
+    return f"{chart['page']}#{chart['id']} at {chart['width']} px, {chart['scheme']}"
+
+
+def test_every_chart_the_site_draws_is_a_valid_plotly_figure(drawn):
+    """What plotly.graph_objects (pinned to the vendored plotly.js) accepts: a misspelt or ill-typed
+    property in js/charts.js fails here, where plotly.js itself would silently ignore it."""
+    kinds: dict[str, int] = {}
+    paths = {chart["page"] for chart in drawn}
+    # The seven reports, scenarios, environments with a history, and the runs of fio, iperf3 and mbw.
+    assert sum(p.startswith("reports/") for p in paths) == 7 and any(p.startswith("scenarios/") for p in paths)
+    for chart in drawn:
+        if chart["width"] == VIEWS[-1][0] and "switched" not in chart["scheme"]:
+            figure = go.Figure(chart["figure"])  # raises ValueError on any unknown or ill-typed property
+            assert len(figure.data) >= 1, where(chart)
+            kinds[chart["kind"]] = kinds.get(chart["kind"], 0) + 1
+    assert set(kinds) == {
+        "bars",
+        "ladder",
+        "histogram",
+        "iterations",
+        "intervals",
+        "timeline",
+        "bins",
+        "trend",
+        "compare",
+    }
