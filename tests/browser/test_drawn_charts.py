@@ -29,6 +29,7 @@ VIEWS = ((390, "light"), (1440, "dark"))
 # Pages whose charts are also re-themed in place, as when the reader's system switches scheme:
 # a report with a hatched bar, and the compare page, whose chart compare.js draws.
 SWITCHED = ("reports/nvme-raw-vs-ext4/", COMPARE_PAGE)
+WCAG_AA = 4.5
 
 
 def chart_pages(built_site) -> list[str]:
@@ -277,6 +278,66 @@ def where(chart: dict) -> str:
     return f"{chart['page']}#{chart['id']} at {chart['width']} px, {chart['scheme']}"
 
 
+def rgba(colour: str) -> tuple[float, float, float, float]:
+    """'rgb(1, 2, 3)', 'rgba(1, 2, 3, 0.5)' or '#0a0b0c' as (r, g, b, alpha), 0-255 and 0-1."""
+    if colour.startswith("#"):
+        hexa = colour[1:]
+        if len(hexa) == 3:
+            hexa = "".join(c * 2 for c in hexa)
+        return (int(hexa[0:2], 16), int(hexa[2:4], 16), int(hexa[4:6], 16), 1.0)
+    parts = [float(p) for p in re.findall(r"[\d.]+", colour)]
+    return (parts[0], parts[1], parts[2], parts[3] if len(parts) > 3 else 1.0)
+
+
+def over(colour: str, behind: tuple[float, float, float], opacity: float = 1.0) -> tuple[float, float, float]:
+    """`colour` painted with its alpha (and `opacity`) over the opaque `behind`."""
+    r, g, b, alpha = rgba(colour)
+    alpha *= opacity
+    return tuple(alpha * c + (1 - alpha) * under for c, under in zip((r, g, b), behind, strict=True))
+
+
+def luminance(rgb: tuple[float, float, float]) -> float:
+    """WCAG 2 relative luminance."""
+
+    def linear(channel: float) -> float:
+        c = channel / 255
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+
+    r, g, b = map(linear, rgb)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast(one: tuple[float, float, float], other: tuple[float, float, float]) -> float:
+    light, dark = sorted((luminance(one), luminance(other)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+def overlap(a: list[float], b: list[float], slack: float = 1.0) -> bool:
+    """Two screen boxes share more than `slack` px each way (glyph boxes touching is not overlapping)."""
+    return min(a[2], b[2]) - max(a[0], b[0]) > slack and min(a[3], b[3]) - max(a[1], b[1]) > slack
+
+
+def label_contrast(label: dict, backdrop: tuple[float, float, float]) -> float:
+    """A bar label's contrast with the worst of what is behind it: the page (or plot) where it stands
+    outside its bar, the bar's fill where it is inside, each stripe and each gap of a hatched bar."""
+    behind = []
+    inside = overlap(label["box"], label["bar_box"], slack=0)
+    outside = not (
+        label["bar_box"][0] <= label["box"][0]
+        and label["box"][2] <= label["bar_box"][2]
+        and label["bar_box"][1] <= label["box"][1]
+        and label["box"][3] <= label["bar_box"][3]
+    )
+    if inside:
+        behind += [over(fill, backdrop, label["bar_opacity"]) for fill in label["bar_fills"]]
+        if label["bar_gaps"]:
+            behind.append(backdrop)
+    if outside:
+        behind.append(backdrop)
+    drawn = {colour: over(label["colour"], colour, label["opacity"]) for colour in behind}
+    return min(contrast(drawn[colour], colour) for colour in behind)
+
+
 def test_every_chart_the_site_draws_is_a_valid_plotly_figure(drawn):
     """What plotly.graph_objects (pinned to the vendored plotly.js) accepts: a misspelt or ill-typed
     property in js/charts.js fails here, where plotly.js itself would silently ignore it."""
@@ -300,3 +361,25 @@ def test_every_chart_the_site_draws_is_a_valid_plotly_figure(drawn):
         "trend",
         "compare",
     }
+
+
+def test_every_bar_value_stands_out_from_what_is_behind_it_light_and_dark(drawn):
+    """WCAG AA (4.5:1) for each bar's printed value against what is behind it: the bar's colour inside
+    it, the page outside it, the stripes and the gaps of a hatched bar; and no value cut off at the
+    chart's edge. In the light and the dark scheme, loaded so and switched to."""
+    problems, ratios, schemes = [], [], set()
+    for chart in drawn:
+        backdrop = (255.0, 255.0, 255.0)
+        for layer in chart["backdrop"]:
+            backdrop = over(layer, backdrop)
+        for label in chart["labels"]:
+            ratio = label_contrast(label, backdrop)
+            ratios.append(ratio)
+            schemes.add(chart["scheme"])
+            if ratio < WCAG_AA:
+                problems.append(f"{where(chart)}: {label['text']!r} at {ratio:.2f}:1")
+            if label["box"][0] < chart["svg_box"][0] - 1 or label["box"][2] > chart["svg_box"][2] + 1:
+                problems.append(f"{where(chart)}: {label['text']!r} cut off at the chart's edge")
+    print(f"\n{len(ratios)} bar labels, contrast {min(ratios):.2f} to {max(ratios):.2f}:1; {len(problems)} problems")
+    assert len(ratios) >= 200 and schemes == {"light", "dark", "light (switched)", "dark (switched)"}, schemes
+    assert problems == [], "\n".join(problems)

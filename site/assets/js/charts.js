@@ -29,6 +29,25 @@ const present = (value) => value !== null && value !== undefined;
 const top = (values) => Math.max(0, ...values.filter(present));
 const countTicks = (scale, largest) => (COUNT_UNITS.has(scale.unit) && largest >= 10000 ? { tickformat: "~s" } : {});
 
+// WCAG 2 relative luminance of a "#rgb" or "#rrggbb" colour.
+function luminance(colour) {
+  const hex = colour.length === 4 ? colour.replace(/[0-9a-f]/gi, (d) => d + d) : colour;
+  const [r, g, b] = [1, 3, 5].map((at) => {
+    const c = parseInt(hex.slice(at, at + 2), 16) / 255;
+    return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  });
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+}
+
+// The text colour for a value printed on a bar of `colour`: black or white, whichever stands out
+// more. One of the two always reaches 4.58:1 (WCAG AA asks 4.5), whatever the bar and the scheme;
+// plotly's own choice put white on the report palette's mid tones, at 3.2 to 4.3:1.
+function onColour(colour) {
+  if (!/^#([0-9a-f]{3}){1,2}$/i.test(colour || "")) return undefined; // plotly's own choice
+  const l = luminance(colour);
+  return (l + 0.05) / 0.05 >= 1.05 / (l + 0.05) ? "#000000" : "#ffffff";
+}
+
 // The scale of a chart's numbers under the unit switch: as printed, SI or IEC (a unit
 // with one convention, such as ns or IOPS, keeps it whatever the switch says).
 function chartScale(chart, mode, values) {
@@ -74,13 +93,21 @@ function bars(chart, mode) {
     ];
   }
   const manual = new Set(chart.manual || []);
+  const texts = values.map((v) => text(scale, v));
+  // A hatched bar's stripes leave the page showing between them: its value stands outside it, on the
+  // page, in a right margin wide enough for it (about 7 px a character of plotly's 12 px font).
+  const outside = texts.filter((_, i) => manual.has(i)).map((t) => 7 * t.length + 8);
+  layout.margin.r = Math.max(layout.margin.r, ...outside);
   const trace = {
     type: "bar",
     orientation: "h",
     y: chart.labels,
     x: numbers,
-    text: values.map((v) => text(scale, v)),
-    textposition: "auto", // outside a short bar, inside the end of a long one: never cut off
+    text: texts,
+    // Outside a short bar, inside the end of a long one (never cut off), outside a hatched one.
+    textposition: values.map((_, i) => (manual.has(i) ? "outside" : "auto")),
+    // Inside, black or white for the bar's colour; outside, the theme's text on the page.
+    insidetextfont: { color: chart.colours.map(onColour) },
     cliponaxis: false,
     // A value typed by hand, with no raw output behind it, is hatched.
     marker: { color: chart.colours, pattern: { shape: values.map((_, i) => (manual.has(i) ? "/" : "")), solidity: 0.5 } },
