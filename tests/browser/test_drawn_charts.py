@@ -146,7 +146,11 @@ def test_a_latency_ladder_picks_the_unit_of_its_largest_percentile(page, base_ur
     ladder = drawn["chart-percentiles"]
     # p99 of the 4k QD1 random read is 120 µs; its p99.99 (2.5 ms) puts the axis in ms.
     assert ladder["data"][0]["x"][12] == "p99.00" and ladder["data"][0]["y"][12] == pytest.approx(0.12)
-    assert ladder["layout"]["yaxis"]["title"]["text"] == "completion latency (ms)"
+    # From 74 µs at p1 to 2.5 ms: a log axis, which says so; only 0.1 and 1 would be decades, so
+    # it is labelled at 1, 2 and 5 of each.
+    yaxis = ladder["layout"]["yaxis"]
+    assert yaxis["title"]["text"] == "completion latency (ms, log)" and yaxis["type"] == "log"
+    assert yaxis["ticktext"] == ["0.1", "0.2", "0.5", "1", "2"]
 
 
 # ---- What a reader sees: the SVG plotly drew --------------------------------------------------
@@ -361,6 +365,23 @@ def test_every_chart_the_site_draws_is_a_valid_plotly_figure(drawn):
         "trend",
         "compare",
     }
+
+
+def test_every_log_axis_shows_three_labelled_ticks_and_says_it_is_log(drawn):
+    """A log axis whose range sits inside one decade printed one tick label or none: a reader could not
+    tell 20 µs from 200 µs. Each has three or more, and its title says the scale is log."""
+    problems, counts, kinds = [], [], set()
+    for chart in drawn:
+        for axis in chart["axes"]:
+            if axis["type"] == "log":
+                ticks = [tick["text"] for tick in axis["ticks"]]
+                counts.append(len(ticks))
+                kinds.add(chart["kind"])
+                if len(ticks) < 3 or "log" not in axis["title"]:
+                    problems.append(f"{where(chart)}: {axis['title']!r} labelled {ticks}")
+    print(f"\n{len(counts)} log axes, {min(counts)} to {max(counts)} tick labels; {len(problems)} problems")
+    assert len(counts) >= 16 and kinds == {"ladder", "bins"}, (len(counts), kinds)
+    assert problems == [], "\n".join(problems)
 
 
 def test_every_bar_value_stands_out_from_what_is_behind_it_light_and_dark(drawn):

@@ -48,6 +48,38 @@ function onColour(colour) {
   return (l + 0.05) / 0.05 >= 1.05 / (l + 0.05) ? "#000000" : "#ffffff";
 }
 
+// A log axis over `values` (display units, in a title's words `what (label)`): ticks at the fewest
+// marks per decade (1; 1, 2, 5; 1, 2, 3, 5; every digit) that put three labels or more on the data,
+// so a range inside one decade is read too, printed as numbers ("50", never plotly's bare "5" of a
+// decade's minor tick). Under a 4x range a log axis shows nothing a linear one does not: linear then.
+const MANTISSAS = [[1], [1, 2, 5], [1, 2, 3, 5], [1, 2, 3, 4, 5, 6, 7, 8, 9]];
+function logAxis(values, what, label) {
+  const shown = values.filter((v) => present(v) && v > 0);
+  const lo = Math.min(...shown);
+  const hi = Math.max(...shown);
+  if (!shown.length || hi / lo < 4) return { type: "linear", title: { text: `${what} (${label})` } };
+  const pad = 0.04 * Math.log10(hi / lo);
+  const range = [Math.log10(lo) - pad, Math.log10(hi) + pad];
+  const marks = (mantissas) => {
+    const ticks = [];
+    for (let decade = Math.floor(range[0]); decade <= Math.ceil(range[1]); decade += 1) {
+      mantissas.forEach((m) => ticks.push(m * 10 ** decade));
+    }
+    return ticks.filter((v) => Math.log10(v) >= range[0] && Math.log10(v) <= range[1]);
+  };
+  // Every digit of a decade always puts three on a 4x range: the last choice is never short.
+  const enough = (ticks) => ticks.filter((v) => v >= lo && v <= hi).length >= 3;
+  const tickvals = MANTISSAS.map(marks).find(enough) || marks(MANTISSAS[MANTISSAS.length - 1]);
+  return {
+    type: "log",
+    range,
+    tickmode: "array",
+    tickvals,
+    ticktext: tickvals.map((v) => significant(v, 3)),
+    title: { text: `${what} (${label}, log)` },
+  };
+}
+
 // The scale of a chart's numbers under the unit switch: as printed, SI or IEC (a unit
 // with one convention, such as ns or IOPS, keeps it whatever the switch says).
 function chartScale(chart, mode, values) {
@@ -177,8 +209,8 @@ function ladder(chart) {
   }));
   return lines(traces, {
     showlegend: chart.series.length > 1,
-    yaxis: { title: { text: `completion latency (${unit})` }, type: "log", dtick: 1 }, // decades: "5" could be 50 or 0.5
-    xaxis: { type: "category", automargin: true },
+    yaxis: logAxis(traces.flatMap((t) => t.y), "completion latency", unit),
+    xaxis: { type: "category" },
   });
 }
 
@@ -251,12 +283,7 @@ function bins(chart) {
   });
   return lines(traces, {
     showlegend: chart.series.length > 1,
-    xaxis: {
-      type: "log",
-      dtick: 1, // a label per decade only: between them plotly prints bare digits
-      title: { text: `completion latency (${scale.label}, log scale)`, standoff: 6 },
-      automargin: true,
-    },
+    xaxis: logAxis(traces.flatMap((t) => t.x), "completion latency", scale.label),
     yaxis: { title: { text: "% of I/Os" }, ticksuffix: "%", rangemode: "tozero" },
   });
 }
