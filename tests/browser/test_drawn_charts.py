@@ -26,16 +26,20 @@ pytestmark = pytest.mark.browser
 COMPARE_PAGE = "compare/?env=r730-host,centos-vm-cache-none,centos-vm-writeback,win2008-vm-writeback"
 # Each page is loaded once per view: a phone's width in the light scheme, a desktop's in the dark.
 VIEWS = ((390, "light"), (1440, "dark"))
+# iperf3's run with the fewest retransmits (205 at most): plotly put its retransmit ticks at 34.1, 68.3.
+EXTRA_PAGES = ("runs/vm-vs-bare-metal/vpc-eip-to-eip-vpc/",)
 # Pages whose charts are also re-themed in place, as when the reader's system switches scheme:
 # a report with a hatched bar, and the compare page, whose chart compare.js draws.
 SWITCHED = ("reports/nvme-raw-vs-ext4/", COMPARE_PAGE)
+# Axes whose numbers count whole things: half a retransmit or iteration is not a reading.
+COUNT_AXIS = re.compile(r"retransmits|iteration")
 WCAG_AA = 4.5
 
 
 def chart_pages(built_site) -> list[str]:
     """Paths under the site root of every kind of chart, in every context: every report page; for each
     other section a page of each mix of chart kinds it shows that no other mix there holds (run pages:
-    per report, whose numbers differ); and the compare page."""
+    per report, whose numbers differ); the run of EXTRA_PAGES; and the compare page."""
     root = built_site / "bench"
     chosen: dict[tuple[str, str], dict[tuple[str, ...], str]] = {}
     for path in sorted(root.rglob("index.html")):
@@ -53,7 +57,7 @@ def chart_pages(built_site) -> list[str]:
         for kinds, where in mixes.items()
         if not any(set(kinds) < set(other) for other in mixes)
     ]
-    return [*sorted(pages), COMPARE_PAGE]
+    return [*sorted(pages), *EXTRA_PAGES, COMPARE_PAGE]
 
 
 def figures(page, url: str) -> dict[str, dict]:
@@ -81,6 +85,20 @@ def test_a_sweep_draws_its_metric_against_the_parameter_in_the_chosen_units(page
         assert line["text"] == [scale.text(v) for _, v in points if v is not None]
         assert line["y"] == pytest.approx([scale.number(v) for _, v in points if v is not None])
         assert spec["layout"]["xaxis"]["title"]["text"] == "queue depth"
+    # Drawn as a page draws it, at a phone's width and a desktop's: its title clear of its tick labels.
+    for width, _ in VIEWS:
+        page.set_viewport_size({"width": width, "height": 900})
+        page.evaluate(
+            """([plot, id]) => { const div = Object.assign(document.createElement("div"), { id });
+                document.querySelector("main").prepend(div);
+                const spec = window.perfwikiCharts.figure(plot);
+                return Plotly.newPlot(div, spec.data, spec.layout); }""",
+            [plot, f"sweep-{width}"],
+        )
+        (drawn,) = [chart for chart in page.evaluate(DRAWN) if chart["id"] == f"sweep-{width}"]
+        ticks, title = drawn["axes"][0]["ticks"], drawn["axes"][0]["title_box"]
+        assert [t["text"] for t in ticks] == ["1", "4", "32"] and drawn["axes"][0]["title"] == "queue depth"
+        assert not any(overlap(title, tick["box"]) for tick in ticks), width
 
 
 def test_the_validation_catches_a_misspelt_property():
@@ -403,4 +421,34 @@ def test_every_bar_value_stands_out_from_what_is_behind_it_light_and_dark(drawn)
                 problems.append(f"{where(chart)}: {label['text']!r} cut off at the chart's edge")
     print(f"\n{len(ratios)} bar labels, contrast {min(ratios):.2f} to {max(ratios):.2f}:1; {len(problems)} problems")
     assert len(ratios) >= 200 and schemes == {"light", "dark", "light (switched)", "dark (switched)"}, schemes
+    assert problems == [], "\n".join(problems)
+
+
+def test_axes_of_counts_print_whole_numbers(drawn):
+    """Retransmits and iterations: a tick at 0.5 of a retransmit reads as a measurement."""
+    problems, axes = [], 0
+    for chart in drawn:
+        for axis in chart["axes"]:
+            if COUNT_AXIS.search(axis["title"]):
+                axes += 1
+                ticks = [tick["text"] for tick in axis["ticks"]]
+                if not ticks or not all(re.fullmatch(r"[−-]?(\d+|\d{1,3}(,\d{3})+)", tick) for tick in ticks):
+                    problems.append(f"{where(chart)}: {axis['title']!r} labelled {ticks}")
+    print(f"\n{axes} axes of counts; {len(problems)} problems")
+    assert axes >= 4
+    assert problems == [], "\n".join(problems)
+
+
+def test_no_axis_title_runs_into_its_tick_labels(drawn):
+    """At a phone's width and a desktop's: the title's box and each of its tick labels' boxes are apart."""
+    problems, titled = [], 0
+    for chart in drawn:
+        for axis in chart["axes"]:
+            if axis["title_box"]:
+                titled += 1
+                hit = [tick["text"] for tick in axis["ticks"] if overlap(axis["title_box"], tick["box"])]
+                if hit:
+                    problems.append(f"{where(chart)}: {axis['title']!r} runs into {hit}")
+    print(f"\n{titled} axis titles; {len(problems)} problems")
+    assert titled >= 50 and {chart["width"] for chart in drawn} == {width for width, _ in VIEWS}
     assert problems == [], "\n".join(problems)

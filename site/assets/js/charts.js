@@ -80,6 +80,15 @@ function logAxis(values, what, label) {
   };
 }
 
+// An axis of counts (retransmits): whole-number ticks, a 1-2-5 step of about a fifth of the largest.
+function countAxis(values) {
+  const largest = top(values);
+  const rough = Math.max(1, largest / 5);
+  const power = 10 ** Math.floor(Math.log10(rough));
+  const dtick = [1, 2, 5, 10].map((m) => m * power).find((step) => step >= rough);
+  return { tickmode: "linear", tick0: 0, dtick, range: [0, Math.max(largest, 1) * 1.05], separatethousands: true };
+}
+
 // The scale of a chart's numbers under the unit switch: as printed, SI or IEC (a unit
 // with one convention, such as ns or IOPS, keeps it whatever the switch says).
 function chartScale(chart, mode, values) {
@@ -187,8 +196,17 @@ function sweep(chart, mode) {
 // Several series with a legend above the plot: percentile ladders, buckets, iterations, intervals.
 // Above, not under: on a phone the x axis's rotated category labels ran into a legend below it.
 const LEGEND = { orientation: "h", x: 0, xanchor: "left", y: 1, yanchor: "bottom" };
+// Every axis makes room for its tick labels and puts its title beyond them: with a fixed margin,
+// a title was drawn across the tick labels (iperf3's "seconds", mbw's "iteration" on a phone).
 function lines(traces, layout) {
-  return { data: traces, layout: { margin: MARGIN, legend: LEGEND, ...layout } };
+  const spaced = { margin: MARGIN, legend: LEGEND, ...layout };
+  Object.keys(spaced)
+    .filter((key) => /^[xy]axis\d*$/.test(key))
+    .forEach((key) => {
+      const axis = spaced[key];
+      spaced[key] = { automargin: true, ...axis, ...(axis.title ? { title: { standoff: 6, ...axis.title } } : {}) };
+    });
+  return { data: traces, layout: spaced };
 }
 
 // fio completion-latency percentiles (p1 ... p99.99) on a log axis, one line per series
@@ -324,7 +342,7 @@ function iterations(chart, mode) {
   }));
   // No showlegend: plotly's default, a legend as soon as there are two methods.
   return lines(traces, {
-    xaxis: { title: { text: "iteration" }, dtick: 1 },
+    xaxis: { title: { text: "iteration" }, tick0: 0, dtick: 1 }, // whole iterations
     yaxis: { title: { text: scale.label }, rangemode: "tozero" },
   });
 }
@@ -351,7 +369,10 @@ function intervals(chart) {
     margin: { t: 16, r: 56, b: 16, l: 72 },
   };
   if (chart.series.some((s) => s.retransmits)) {
-    layout.yaxis2 = { title: { text: "retransmits" }, overlaying: "y", side: "right", rangemode: "tozero" };
+    // Whole retransmits on ticks of their own: plotly's default for an overlaid axis puts them where
+    // the throughput's gridlines fall (540, 1090, 1630), fractions on a small count. No second grid.
+    const counts = chart.series.flatMap((s) => s.retransmits || []);
+    layout.yaxis2 = { title: { text: "retransmits" }, overlaying: "y", side: "right", showgrid: false, ...countAxis(counts) };
   }
   return lines(traces, layout);
 }
