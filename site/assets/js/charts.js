@@ -95,20 +95,51 @@ function chartScale(chart, mode, values) {
   return scaleFor(values, chart.unit, mode === "si" || mode === "iec" ? mode : chart.printed || "iec");
 }
 
+// The end of a bar chart's value axis: 30% past the longest bar, and further where a value printed
+// beside its bar (one that does not fit inside it, or a hatched one) would run past the chart's
+// right edge, which plotly does not prevent: on a phone, beside environment names nearly as wide as
+// the chart, "0.682 ×" was cut off. The plot's width is the chart's less its margins and the widest
+// name, taken a little narrower than plotly will make it: too narrow only shortens the bars.
+const BAR_MARGIN = { t: 4, r: 16, b: 24, l: 8 };
+function valueRoom(numbers, texts, chart, view) {
+  let end = top(numbers) * 1.3 || 1;
+  if (!view.width || !view.measure) return end;
+  const manual = new Set(chart.manual || []);
+  const names = Math.max(0, ...chart.labels.map((label) => view.measure(`${label} `)));
+  const plot = view.width - BAR_MARGIN.l - BAR_MARGIN.r - names - 12;
+  // Lengthening the axis shortens every bar, which can put another value outside: a few rounds.
+  for (let round = 0; round < 4; round += 1) {
+    let needed = end;
+    numbers.forEach((v, i) => {
+      if (!present(v) || !texts[i]) return;
+      const width = view.measure(texts[i]);
+      const bar = (v / end) * plot;
+      const inside = !manual.has(i) && bar >= width + 6; // plotly pads a value 3 px each side
+      const room = plot + BAR_MARGIN.r - 4 - width; // beside it: 3 px of padding, 1 to spare
+      if (!inside && bar > room && room > 0) needed = Math.max(needed, (v * plot) / room);
+    });
+    if (needed === end) break;
+    end = needed;
+  }
+  return end;
+}
+
 // Horizontal bars, one per environment or scenario, each printing its value; a bar's
 // length is its value on a linear axis from zero; a dotted line marks the baseline.
-function bars(chart, mode) {
+// `view` is where it is drawn: {width in px, measure(text) in px}.
+function bars(chart, mode, view) {
   const values = chart.series[0].values;
   const scale = chartScale(chart, mode, values);
   const numbers = values.map((v) => number(scale, v));
+  const texts = values.map((v) => text(scale, v));
   const largest = top(numbers);
   const layout = {
     height: 40 + BAR_HEIGHT_PX * Math.max(values.length, 1),
-    margin: { t: 4, r: 16, b: 24, l: 8 },
+    margin: { ...BAR_MARGIN },
     showlegend: false,
     bargap: 0.3,
     xaxis: {
-      range: [0, largest * 1.3 || 1], // room past the longest bar for its printed value
+      range: [0, valueRoom(numbers, texts, chart, view)],
       exponentformat: "none",
       separatethousands: true,
       ...countTicks(scale, largest), // 10k, 20k: five-digit ticks run together on a phone
@@ -134,18 +165,14 @@ function bars(chart, mode) {
     ];
   }
   const manual = new Set(chart.manual || []);
-  const texts = values.map((v) => text(scale, v));
-  // A hatched bar's stripes leave the page showing between them: its value stands outside it, on the
-  // page, in a right margin wide enough for it (about 7 px a character of plotly's 12 px font).
-  const outside = texts.filter((_, i) => manual.has(i)).map((t) => 7 * t.length + 8);
-  layout.margin.r = Math.max(layout.margin.r, ...outside);
   const trace = {
     type: "bar",
     orientation: "h",
     y: chart.labels,
     x: numbers,
     text: texts,
-    // Outside a short bar, inside the end of a long one (never cut off), outside a hatched one.
+    // Inside the end of a bar it fits, else beside it; always beside a hatched one, whose stripes
+    // would leave the page showing behind the text.
     textposition: values.map((_, i) => (manual.has(i) ? "outside" : "auto")),
     // Inside, black or white for the bar's colour; outside, the theme's text on the page.
     insidetextfont: { color: chart.colours.map(onColour) },
@@ -379,9 +406,10 @@ function intervals(chart) {
 
 const KINDS = { bars, sweep, ladder, histogram, iterations, intervals, timeline, bins, trend };
 
-// The plotly figure of one chart under the unit switch's `mode` (printed, si, iec).
-export function figure(chart, mode = "printed") {
-  return KINDS[chart.kind](chart, mode);
+// The plotly figure of one chart under the unit switch's `mode` (printed, si, iec), for the
+// `view` it is drawn in ({width, measure}; without one, as if wide enough for every value).
+export function figure(chart, mode = "printed", view = {}) {
+  return KINDS[chart.kind](chart, mode, view);
 }
 
 // Only charts of byte quantities change with the unit switch.
@@ -416,21 +444,43 @@ const CONFIG = { responsive: true, displaylogo: false, displayModeBar: false };
 
 // Every figure drawn, by element id, as built: tests/browser checks them against plotly's schema.
 window.perfwikiFigures = {};
-// Every element drawn into, the compare page's too: all are re-themed when the colour scheme changes.
-const drawn = new Set();
+// Every element drawn into, the compare page's too, with its chart and width: all are re-themed when
+// the colour scheme changes, and bar charts drawn again when their width does (valueRoom).
+const drawn = new Map();
+
+// The width of a text in the font and size plotly prints it with (the theme's, its default 12 px).
+const canvas = document.createElement("canvas").getContext("2d");
+function measurer() {
+  canvas.font = `12px ${themeLayout().font.family}`;
+  return (shown) => canvas.measureText(shown).width;
+}
 
 function draw(element, chart) {
-  const spec = figure(chart, document.documentElement.dataset.units || "printed");
+  const view = { width: element.clientWidth, measure: measurer() };
+  const spec = figure(chart, document.documentElement.dataset.units || "printed", view);
   window.perfwikiFigures[element.id] = JSON.parse(JSON.stringify(spec));
-  drawn.add(element);
+  drawn.set(element, { chart, width: view.width });
   return Plotly.react(element, spec.data, themed(spec.layout), CONFIG);
 }
 
+// What was drawn and is still on the page (compare.js replaces its chart when the selection changes).
+function stillShown() {
+  [...drawn.keys()].filter((element) => !element.isConnected).forEach((element) => drawn.delete(element));
+  return drawn;
+}
+
 window.matchMedia("(prefers-color-scheme: dark)").addEventListener("change", () => {
-  drawn.forEach((element) => {
-    if (!element.isConnected) drawn.delete(element); // a chart compare.js has since replaced
-    else if (element.layout) Plotly.relayout(element, themed(element.layout));
-  });
+  stillShown().forEach((_, element) => element.layout && Plotly.relayout(element, themed(element.layout)));
+});
+
+let resized;
+window.addEventListener("resize", () => {
+  clearTimeout(resized);
+  resized = setTimeout(() => {
+    stillShown().forEach(({ chart, width }, element) => {
+      if (chart.kind === "bars" && element.clientWidth !== width) draw(element, chart);
+    });
+  }, 150);
 });
 
 // One chart drawn from a spec made in the page (the compare page's), as the others are drawn.
