@@ -84,7 +84,9 @@ def test_the_404_page_says_the_page_is_not_there_and_leads_back(built_site):
     # Not a page of the wiki: Pagefind leaves it out of the search (it indexes data-pagefind-body only).
     assert page.main is not None and "data-pagefind-body" not in page.main
     indexed = json.loads((site / "pagefind" / "pagefind-entry.json").read_text())["languages"]["en"]["page_count"]
-    assert indexed == sum(1 for _ in site.rglob("*.html")) - 1
+    # Every page but this one is indexed; the redirects that keep old addresses working are no pages.
+    pages = [path for path in site.rglob("*.html") if 'http-equiv="refresh"' not in path.read_text(encoding="utf-8")]
+    assert indexed == len(pages) - 1
 
 
 def nameless_headers_under(folder: Path) -> tuple[list[str], int, int]:
@@ -104,5 +106,5 @@ def test_no_table_heading_on_any_page_is_without_text(built_site):
     # The headings that used to be empty: a fio run's latency table, a markdown table's corner.
     run = (built_site / "bench/runs/build-vm-disk-quiet/build-vm-vda-randread-logged/index.html").read_text()
     assert '<th scope="col">Latency</th><th scope="col">min</th>' in run
-    report = (built_site / "bench/reports/ssd-san-hdd-cloud-disks/index.html").read_text()
+    report = (built_site / "bench/reports/ssd-cloud-disks-lvm-raid/index.html").read_text()
     assert "<td></td>\n          <th>ESSD AutoPL</th>" in report
