@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from perfwiki.extract import Extracted, extract
+from perfwiki.ingest import load_report
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDENS = Path(__file__).resolve().parent / "goldens"
@@ -248,3 +249,16 @@ def nameless_header_cells(page: str) -> tuple[list[str], int]:
         nameless += cells.nameless
         count += cells.count
     return nameless, count
+
+
+def example_runs(report: str) -> dict[str, dict]:
+    """The runs of an example report as ingest wrote them, by id."""
+    return {run["id"]: run for run in load_report(ROOT, report)["runs"]}
+
+
+def slice_runs(name: str):
+    """A seed slice's runs with the environment ingest gives them (the folder under raw/)."""
+    runs = extract_slice(name).runs
+    for run in runs:
+        run.environment = name.split("/")[2]
+    return runs

@@ -16,28 +16,9 @@ from perfwiki.ingest import load_report
 from perfwiki.portable import export
 from perfwiki.portable.citations import citations
 from perfwiki.portable.source import Source
-from support import REPORTS, ROOT, copy_site_sources, extract_slice, perfwiki_command
+from support import REPORTS, ROOT, copy_site_sources, example_runs, perfwiki_command, slice_runs
 
 WIKI = "https://wiki.example/perf/"
-
-
-@pytest.fixture(scope="module")
-def ingested() -> Path:
-    done = subprocess.run(perfwiki_command() + ["ingest", "--root", str(ROOT)], capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr
-    return ROOT
-
-
-def example_runs(report: str) -> dict[str, dict]:
-    return {run["id"]: run for run in load_report(ROOT, report)["runs"]}
-
-
-def slice_runs(name: str):
-    """A seed slice's runs with the environment ingest gives them (the folder under raw/)."""
-    runs = extract_slice(name).runs
-    for run in runs:
-        run.environment = name.split("/")[2]
-    return runs
 
 
 def test_no_run_is_given_a_retired_id():

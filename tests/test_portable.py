@@ -23,13 +23,6 @@ REPORT = "nvme-raw-vs-ext4"
 WIKI = "https://wiki.example/perf/"
 
 
-@pytest.fixture(scope="module")
-def ingested() -> Path:
-    done = subprocess.run(perfwiki_command() + ["ingest", "--root", str(ROOT)], capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr
-    return ROOT
-
-
 def runs_with_commands(report: str) -> list[dict]:
     return [run for run in load_report(ROOT, report)["runs"] if run["command"]]
 

@@ -4,35 +4,13 @@
 from __future__ import annotations
 
 import re
-import subprocess
-from pathlib import Path
 
 import pytest
 
-from perfwiki.ingest import load_report
 from perfwiki.tools import get as tool
-from support import REPORTS, ROOT, extract_slice, perfwiki_command
+from support import REPORTS, example_runs, slice_runs
 
 REPORT_NAMES = sorted(path.parent.name for path in REPORTS.glob("*/index.md"))
-
-
-@pytest.fixture(scope="module")
-def ingested() -> Path:
-    done = subprocess.run(perfwiki_command() + ["ingest", "--root", str(ROOT)], capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr
-    return ROOT
-
-
-def example_runs(report: str) -> dict[str, dict]:
-    return {run["id"]: run for run in load_report(ROOT, report)["runs"]}
-
-
-def slice_runs(name: str):
-    """A seed slice's runs with the environment ingest gives them (the folder under raw/)."""
-    runs = extract_slice(name).runs
-    for run in runs:
-        run.environment = name.split("/")[2]
-    return runs
 
 
 # -- run ids say what the run did ---------------------------------------------------------------

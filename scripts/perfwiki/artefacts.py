@@ -296,18 +296,20 @@ def _beyond_noise(cell: dict[str, Any], other: dict[str, Any], higher: bool) -> 
     return found
 
 
+def _flag_cell(cell: dict[str, Any], runs: dict[str, Run], check_id: str, message: str, artefact: str) -> None:
+    """The same finding on every run behind a comparison cell."""
+    for run_id in cell.get("runs") or []:
+        _flag(runs[run_id], check_id, message, artefact)
+
+
 def _guest_over_host(cell, host_cell, column, env: Environment, host: str, runs, higher: bool) -> None:
     found = _beyond_noise(cell, host_cell, higher)
-    if found is None:
-        return
-    for run_id in cell.get("runs") or []:
-        _flag(
-            runs[run_id],
-            "guest-over-host",
+    if found is not None:
+        said = (
             f"{found:.3g}× its host {host} in “{column['title']}”, with cache={env.caching_mode}: the host's page "
-            "cache served the guest, not the disk",
-            HOST_CACHE,
+            "cache served the guest, not the disk"
         )
+        _flag_cell(cell, runs, "guest-over-host", said, HOST_CACHE)
 
 
 def _file_over_raw(cell, raw_cell, column, env: Environment, raw: str, runs, higher: bool) -> None:
@@ -316,18 +318,13 @@ def _file_over_raw(cell, raw_cell, column, env: Environment, raw: str, runs, hig
         column.get("compared_across") or []
     )
     found = _beyond_noise(cell, raw_cell, higher)
-    if found is None or not direct:
-        return
-    for run_id in cell.get("runs") or []:
-        _flag(
-            runs[run_id],
-            "file-over-raw",
-            f"a file on {env.fact('filesystem')} ran {found:.3g}× the raw device under it ({raw}) "
-            f"in “{column['title']}”, "
-            "both with direct I/O: a file system adds work, so the difference is device state (a fresh or "
-            "trimmed SSD), the test size or a cache",
-            FS_OVER_RAW,
+    if found is not None and direct:
+        said = (
+            f"a file on {env.fact('filesystem')} ran {found:.3g}× the raw device under it ({raw}) in "
+            f"“{column['title']}”, both with direct I/O: a file system adds work, so the difference is device "
+            "state (a fresh or trimmed SSD), the test size or a cache"
         )
+        _flag_cell(cell, runs, "file-over-raw", said, FS_OVER_RAW)
 
 
 def mark_cells(comparison: dict[str, Any], runs: dict[str, Run]) -> None:

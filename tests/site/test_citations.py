@@ -99,20 +99,25 @@ OLD_CITATIONS = (
 )
 
 
-def test_a_narrative_citing_old_ids_and_slugs_shows_the_runs_they_named(citing_site, tmp_path):
-    """Ids and slugs retired in aliases.yaml and front matter keep working in text written before."""
-    page = citing_site / "content" / "reports" / "fio-iops-basics" / "index.md"
+def build_with_text(site: Path, tmp_path: Path, added: str) -> subprocess.CompletedProcess[str]:
+    """Build the site with `added` at the end of fio-iops-basics' narrative, which is put back after."""
+    page = site / "content" / "reports" / "fio-iops-basics" / "index.md"
     original = page.read_text(encoding="utf-8")
     try:
-        page.write_text(f"{original}\n{OLD_CITATIONS}", encoding="utf-8")
-        build = subprocess.run(
+        page.write_text(original + added, encoding="utf-8")
+        return subprocess.run(
             [str(hugo_binary()), "--panicOnWarning", "-d", str(tmp_path / "out")],
-            cwd=citing_site,
+            cwd=site,
             capture_output=True,
             text=True,
         )
     finally:
         page.write_text(original, encoding="utf-8")
+
+
+def test_a_narrative_citing_old_ids_and_slugs_shows_the_runs_they_named(citing_site, tmp_path):
+    """Ids and slugs retired in aliases.yaml and front matter keep working in text written before."""
+    build = build_with_text(citing_site, tmp_path, f"\n{OLD_CITATIONS}")
     assert build.returncode == 0, build.stdout + build.stderr
     html = (tmp_path / "out" / "reports" / "fio-iops-basics" / "index.html").read_text(encoding="utf-8")
     cited = re.findall(r'<span class="cite-run"><a href="([^"]+)">([^<]+)</a>', html)
@@ -146,18 +151,8 @@ BAD_CITATIONS = [
 @pytest.mark.parametrize(("citation", "says"), BAD_CITATIONS)
 def test_a_citation_that_points_nowhere_fails_the_build_with_page_line_and_id(citing_site, tmp_path, citation, says):
     page = citing_site / "content" / "reports" / "fio-iops-basics" / "index.md"
-    original = page.read_text(encoding="utf-8")
-    line = original.count("\n") + 2  # the blank line, then the citation
-    try:
-        page.write_text(f"{original}\nAs {citation} shows.\n", encoding="utf-8")
-        build = subprocess.run(
-            [str(hugo_binary()), "--panicOnWarning", "-d", str(tmp_path / "out")],
-            cwd=citing_site,
-            capture_output=True,
-            text=True,
-        )
-    finally:
-        page.write_text(original, encoding="utf-8")
+    line = page.read_text(encoding="utf-8").count("\n") + 2  # the blank line, then the citation
+    build = build_with_text(citing_site, tmp_path, f"\nAs {citation} shows.\n")
     assert build.returncode != 0
     errors = [row for row in (build.stdout + build.stderr).splitlines() if row.startswith("ERROR ")]
     assert f"content/reports/fio-iops-basics/index.md:{line}:" in errors[0], errors
