@@ -28,7 +28,7 @@ PAGES = {
     "report, one environment": ("reports/build-vm-disk-quiet/", None),
     "report, raw device vs file system": ("reports/nvme-raw-vs-ext4/", None),
     "run, fio": ("runs/nvme-raw-vs-ext4/nvme-raw-sequential-write-bandwidth-test/", None),
-    "run, iperf3": ("runs/vm-vs-bare-metal/classic-vm-to-vm/", None),
+    "run, iperf3": ("runs/vm-vs-bare-metal/classic-vm-to-vm-iperf3/", None),
     "run, fio with its logs": ("runs/build-vm-disk-quiet/build-vm-vda-randread-logged/", None),
     "environment": ("environments/build-vm-vda/", None),
     "scenario": ("scenarios/fio-read-randread-4096-16-direct-libaio-file/", None),
