@@ -38,6 +38,7 @@ WRITE_CACHE = "absorbed by the page cache, not written to the disk"
 HOST_CACHE = "served from the host's cache, not the disk"
 OVER_LINK = "faster than the link allows: a cache answered"
 FS_OVER_RAW = "device state, test size or a cache, not the file system"
+OTHER_DISK = "another disk or a cache, not its host's disk"
 
 # A buffered result this many times the direct one is the cache, not the device.
 BUFFERED_OVER_DIRECT = 2.0
@@ -258,7 +259,7 @@ def check_comparison(comparison: dict[str, Any], runs: dict[str, Run], envs: dic
         env = envs.get(env_id)
         if env is None:
             continue
-        host = host_of(env, envs) if env.caching_mode else None
+        host = host_of(env, envs) if env.kind == "vm" or env.caching_mode else None
         raw = next(
             (
                 other
@@ -271,12 +272,23 @@ def check_comparison(comparison: dict[str, Any], runs: dict[str, Run], envs: dic
             ),
             None,
         )
+        cached = False
         for index, cell in enumerate(cells):
             column = comparison["columns"][index]
             if host in rows:
-                _guest_over_host(cell, rows[host][index], column, env, host, runs, higher)
+                cached = _guest_over_host(cell, rows[host][index], column, env, host, runs, higher) or cached
             if raw is not None:
                 _file_over_raw(cell, rows[raw][index], column, env, raw, runs, higher)
+        if cached:
+            # The cache mode is the guest's, not one scenario's: where it beat its host somewhere, its other
+            # results went through the same host cache, and are no measure of the disk either.
+            for index, cell in enumerate(cells):
+                said = (
+                    f"with cache={env.caching_mode}, this guest's I/O goes through its host's page cache: it beat "
+                    f"its host {host} elsewhere in this comparison, so “{comparison['columns'][index]['title']}” "
+                    "is no measure of the disk either"
+                )
+                _flag_cell(cell, runs, "guest-host-cache", said, HOST_CACHE)
 
 
 def _factor(cell: dict[str, Any], other: dict[str, Any], higher: bool) -> float | None:
@@ -302,14 +314,26 @@ def _flag_cell(cell: dict[str, Any], runs: dict[str, Run], check_id: str, messag
         _flag(runs[run_id], check_id, message, artefact)
 
 
-def _guest_over_host(cell, host_cell, column, env: Environment, host: str, runs, higher: bool) -> None:
+def _guest_over_host(cell, host_cell, column, env: Environment, host: str, runs, higher: bool) -> bool:
+    """Flag a guest's cell that beats its host; whether it was the host's cache (a caching mode)."""
     found = _beyond_noise(cell, host_cell, higher)
-    if found is not None:
+    if found is None:
+        return False
+    if env.caching_mode:
         said = (
             f"{found:.3g}× its host {host} in “{column['title']}”, with cache={env.caching_mode}: the host's page "
             "cache served the guest, not the disk"
         )
         _flag_cell(cell, runs, "guest-over-host", said, HOST_CACHE)
+        return True
+    if found > BUFFERED_OVER_DIRECT:
+        # No host cache (cache=none): a guest cannot be more than twice as fast as the disk it sits on.
+        said = (
+            f"{found:.3g}× its host {host} in “{column['title']}” with cache={env.fact('vm_cache_mode') or 'none'}: "
+            "a guest cannot outrun the disk under it, so its disk is another one, or a cache answered"
+        )
+        _flag_cell(cell, runs, "guest-over-host-disk", said, OTHER_DISK)
+    return False
 
 
 def _file_over_raw(cell, raw_cell, column, env: Environment, raw: str, runs, higher: bool) -> None:

@@ -162,7 +162,10 @@ def comparison_panels(
         base_cell = next((cell for env, cell in present if env == baseline), None)
         bars = [
             {
-                "label": (f"{env} (baseline)" if env == baseline else env) + (" (typed)" if cell.get("manual") else ""),
+                # A result a check explains is drawn, and labelled as left out of the verdict (hover: why).
+                "label": (f"{env} (baseline)" if env == baseline else env)
+                + (" (typed)" if cell.get("manual") else "")
+                + (" (left out)" if cell.get("artefact") else ""),
                 "value": cell["value"],
                 "manual": bool(cell.get("manual")),
                 "colour": colours.get(env, charts.PALETTE[0]),
@@ -202,6 +205,8 @@ def _with_grey_baseline(colours: dict[str, str], baseline: str | None) -> dict[s
 
 
 def _hover(cell: dict[str, Any], is_baseline: bool, baseline: str | None, higher: bool) -> str:
+    if cell.get("artefact"):
+        return f"<br>not a speed result: {cell['artefact']}"
     if is_baseline:
         return " (baseline)"
     found = verdict.factor(cell, higher)

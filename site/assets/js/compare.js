@@ -354,7 +354,8 @@ function scenarioPicker() {
 }
 
 function referencePicker() {
-  const options = state.envs.map((env) => el("option", { value: env, selected: env === state.ref }, `${env} (baseline)`));
+  // Each option names what it would be: an environment as the baseline, or the best of each scenario.
+  const options = state.envs.map((env) => el("option", { value: env, selected: env === state.ref }, `${env} as the baseline`));
   const best = el("option", { value: "best", selected: state.ref === "best" }, "the best of each scenario (×N)");
   $("compare-ref").replaceChildren(...options, best);
 }

@@ -33,16 +33,33 @@ def effective_depth(params: dict[str, Any]) -> int | None:
     depth = params.get("iodepth")
     if depth is not None and params.get("ioengine") in SYNC_ENGINES:
         return 1
+    # fio's HOWTO on libaio: "Linux may only support queued behavior with non-buffered I/O (set
+    # direct=1 or buffered=0)". Buffered, each submission completes before the next is sent.
+    if depth is not None and params.get("ioengine") == "libaio" and _buffered(params):
+        return 1
     return depth
 
 
+def _buffered(params: dict[str, Any]) -> bool:
+    """Whether the run went through the page cache (fio applies direct/buffered as one setting)."""
+    if params.get("io_mode"):
+        return params["io_mode"] == "buffered"
+    if params.get("direct") is not None:
+        return not params["direct"]
+    return bool(params.get("buffered"))
+
+
 def depth_text(params: dict[str, Any]) -> str | None:
-    """'QD16', or 'QD1 (iodepth=64, psync)' when the engine ignores the depth asked."""
+    """'QD16', or 'QD1 (iodepth=64, psync)' when the engine ignores the depth asked, 'QD1 (iodepth=64,
+    buffered libaio)' when the page cache does."""
     depth = effective_depth(params)
     if depth is None:
         return None
     asked = params.get("iodepth")
-    return f"QD{depth}" if asked == depth else f"QD{depth} (iodepth={asked}, {params.get('ioengine')})"
+    if asked == depth:
+        return f"QD{depth}"
+    engine = params.get("ioengine")
+    return f"QD{depth} (iodepth={asked}, {'buffered ' if engine == 'libaio' else ''}{engine})"
 
 
 # option name -> (param name, converter)
