@@ -32,13 +32,16 @@ def row_cells(page, title: str) -> list[str]:
 def expected_mean(env: str, reference: str) -> str:
     """The geometric mean of env's IOPS ratios to the reference over the scenarios both ran, how many
     are better or worse by 5 % or more, and the range: computed here from runs/compare.json."""
-    ratios = []
+    ratios, left_out = [], 0
     for scenario in compare_data()["scenarios"]:
         cells = scenario["cells"]
         if scenario["tool"] == "fio" and env in cells and reference in cells and all(e in cells for e in PICKED[:3]):
             if cells[env].get("artefact") or cells[reference].get("artefact"):
+                left_out += bool(cells[env].get("artefact"))
                 continue  # a cache hit is shown, never set against another (artefacts.py)
             ratios.append(cells[env]["values"][0] / cells[reference]["values"][0])
+    if not ratios:
+        return f"no like-for-like result: {left_out} scenarios left out, not speed results"
     mean = math.exp(sum(map(math.log, ratios)) / len(ratios))
     # noise.py's rule, which runs/compare.json carries: within ±5 % is even.
     even = compare_data()["even"]

@@ -191,6 +191,7 @@ function scenarioRow(scenario, metric, how, ratios, refused) {
     }
     const repeats = cell.runs.length > 1 ? ` (median of ${cell.runs.length})` : "";
     if (cell.artefact) {
+      ratios.leftOut.set(env, (ratios.leftOut.get(env) || 0) + 1);
       const note = el("span", { class: "artefact-note" }, `not a speed result: ${cell.artefact}`);
       row.append(el("td", { class: "artefact" }, runLink(cell, text(scale, values[i])), repeats, el("br"), note));
       return;
@@ -231,7 +232,11 @@ function summaryRow(summary, ratios, how) {
     const mean = how.best ? `${ratioText(summary[i])} the best` : ratioText(summary[i]);
     let cell = `${mean} over ${plural(ups.length, "scenario")}${tally}${range}${middle}`;
     if (env === how.reference) cell = "baseline";
-    else if (summary[i] === null) {
+    else if (summary[i] === null && ratios.leftOut.get(env)) {
+      // Every scenario it shares was explained by a check (a cache): there is nothing to average.
+      const left = plural(ratios.leftOut.get(env), "scenario");
+      cell = el("span", { class: "missing" }, `no like-for-like result: ${left} left out, not speed results`);
+    } else if (summary[i] === null) {
       const why = "no scenario in common: see “Not side by side” below";
       cell = el("span", { class: "missing", title: why }, "no scenario in common");
     }
@@ -263,6 +268,7 @@ function render() {
   const how = against();
   const rows = shownScenarios();
   const ratios = new Map(envs.map((env) => [env, []]));
+  ratios.leftOut = new Map(); // per environment, how many of its cells were artefacts
   const refused = [];
   const body = el("tbody");
   rows.forEach((scenario) => {
