@@ -178,9 +178,11 @@ def check_over_link(run: Run, env: Environment) -> None:
                 return
 
 
-def _workload_key(environment: str | None, part: str | None, print_: dict[str, Any]) -> tuple:
-    """A run part's workload on its environment, whatever its I/O mode."""
-    return (environment, part, tuple(sorted((key, str(value)) for key, value in print_.items() if key != "io")))
+def _workload_key(run: Run, part: str | None, print_: dict[str, Any]) -> tuple:
+    """A run part's workload on its environment as the job asked for it, whatever its I/O mode: the
+    queue depth asked, since buffered I/O may run another in effect (libaio) and that is the cache's doing."""
+    asked = {**print_, "iodepth": run.params.get("iodepth", print_.get("iodepth"))}
+    return (run.environment, part, tuple(sorted((key, str(value)) for key, value in asked.items() if key != "io")))
 
 
 def check_buffered_over_direct(runs: list[Run]) -> None:
@@ -193,13 +195,13 @@ def check_buffered_over_direct(runs: list[Run]) -> None:
         for part, print_ in run.fingerprints.items():
             value = metric.read(run, part) if print_.get("io") == "direct" else None
             if value:
-                key = _workload_key(run.environment, part, print_)
+                key = _workload_key(run, part, print_)
                 direct[key] = max(direct.get(key, 0.0), value)
     for run in fio:
         for part, print_ in run.fingerprints.items():
             if print_.get("io") != "buffered":
                 continue
-            mine, theirs = metric.read(run, part), direct.get(_workload_key(run.environment, part, print_))
+            mine, theirs = metric.read(run, part), direct.get(_workload_key(run, part, print_))
             if mine and theirs and mine > BUFFERED_OVER_DIRECT * theirs:
                 _flag(
                     run,
