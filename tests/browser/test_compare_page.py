@@ -46,7 +46,7 @@ def expected_mean(env: str, reference: str) -> str:
 
 
 def three_digits(ratio: float) -> str:
-    return f"{float(f'{ratio:.3g}'):g}×"
+    return units.ratio_text(ratio)  # three significant digits, zeros kept, as every page says a ratio
 
 
 def test_picked_environments_side_by_side_against_a_baseline(page, base_url_local, artifacts):
@@ -94,7 +94,7 @@ def test_against_the_best_of_each_scenario(page, base_url_local):
     page.goto(f"{base_url_local}compare/?env={','.join(PICKED[:3])}&ref=best")
     page.locator("#compare-result table").wait_for()
     # 13,000 IOPS is the best of the three: the others are that many times slower.
-    assert row_cells(page, RANDREAD) == ["195 66.7×", "245 53.1×", "13,000 1×"]
+    assert row_cells(page, RANDREAD) == ["195 66.7×", "245 53.1×", "13,000 1.00×"]
     assert page.locator("#compare-ref").input_value() == "best"
 
 

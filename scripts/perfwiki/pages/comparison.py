@@ -26,7 +26,12 @@ def direction(higher_is_better: bool) -> str:
 def _column_units(comparison: dict[str, Any]) -> list[units.ColumnUnits]:
     printed = _printed(comparison.get("tool"))
     return [
-        units.ColumnUnits([row["cells"][index]["value"] for row in comparison["rows"]], column["unit"], printed)
+        units.ColumnUnits(
+            [row["cells"][index]["value"] for row in comparison["rows"]],
+            column["unit"],
+            printed,
+            [row["cells"][index].get("relative") for row in comparison["rows"]],  # one form of ratio a column
+        )
         for index, column in enumerate(comparison["columns"])
     ]
 
@@ -111,7 +116,7 @@ def _cell(
     # no relative; the count of runs behind a cell shows as its range (below).
     found = {
         "text": units.quantity_text(quantity),
-        "relative": None if is_baseline else units.format_relative(relative),
+        "relative": None if is_baseline else scale.relative(relative),
         "run": cell["runs"][0] if cell.get("runs") else None,
     }
     shown: dict[str, Any] = {key: value for key, value in found.items() if value is not None}
@@ -158,7 +163,8 @@ def comparison_panels(
         if len(present) < 2:
             uncharted.append({"column": column["title"], "environments": [env for env, _ in present]})
             continue
-        column_units = units.ColumnUnits([cell["value"] for _, cell in present], column["unit"], printed)
+        values, relatives = [cell["value"] for _, cell in present], [cell.get("relative") for _, cell in present]
+        column_units = units.ColumnUnits(values, column["unit"], printed, relatives)
         base_cell = next((cell for env, cell in present if env == baseline), None)
         bars = [
             {
@@ -166,7 +172,7 @@ def comparison_panels(
                 "value": cell["value"],
                 "manual": bool(cell.get("manual")),
                 "colour": colours.get(env, charts.PALETTE[0]),
-                "hover": _hover(cell, env == baseline, baseline, column["higher_is_better"]),
+                "hover": _hover(cell, env == baseline, baseline, column["higher_is_better"], column_units.form),
             }
             for env, cell in present
         ]
@@ -201,13 +207,13 @@ def _with_grey_baseline(colours: dict[str, str], baseline: str | None) -> dict[s
     return swapped
 
 
-def _hover(cell: dict[str, Any], is_baseline: bool, baseline: str | None, higher: bool) -> str:
+def _hover(cell: dict[str, Any], is_baseline: bool, baseline: str | None, higher: bool, form: str) -> str:
     if is_baseline:
         return " (baseline)"
     found = verdict.factor(cell, higher)
     if found is None:
         return ""
-    return f"<br>{units.format_relative(cell['relative'])} of {baseline}: {verdict.speed(found)}"
+    return f"<br>{units.format_relative(cell['relative'], form)} of {baseline}: {verdict.speed(found)}"
 
 
 def _switchable(say: Any, printed: str, subject: Any) -> dict[str, str] | str | None:

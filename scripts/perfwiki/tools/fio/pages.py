@@ -27,9 +27,12 @@ def _anchor(name: Any) -> str:
 
 
 def _stats_row(name: str, stats: dict[str, Any] | None) -> list[str | None]:
+    """One latency's min, mean, max and stdev in one unit, as fio prints each on one line in one."""
     if not stats:
         return [name, None, None, None, None]
-    return [name] + [units.format_ns(stats.get(key)) for key in ("min", "mean", "max", "stdev")]
+    values = [stats.get(key) for key in ("min", "mean", "max", "stdev")]
+    scale = units.scale_for(values, "ns")
+    return [name] + [scale.text(value) for value in values]
 
 
 def _depth(params: dict[str, Any]) -> str | None:
@@ -80,12 +83,13 @@ def result_tables(run: Run) -> list[dict[str, Any]]:
         )
         percentiles = metrics.get("percentiles_ns") or {}
         if percentiles:
+            scale = units.scale_for(list(percentiles.values()), "ns")  # one column: one unit
             tables.append(
                 {
                     "title": f"{metrics.get('percentiles_of', 'clat')} percentiles: {title}",
                     "id": f"percentiles-{anchor}-{direction}",
                     "columns": ["Percentile", "Latency"],
-                    "rows": [[f"p{key}", units.format_ns(value)] for key, value in percentiles.items()],
+                    "rows": [[f"p{key}", scale.text(value)] for key, value in percentiles.items()],
                 }
             )
     for job in run.metrics.get("jobs") or []:
@@ -202,7 +206,11 @@ def percentile_ladder(series: list[tuple[str, dict[str, float]]], chart_id: str)
     if not series:
         return None
     keys = sorted({key for _, table in series for key in table}, key=float)
-    rows = [[f"p{key}"] + [units.format_ns(table.get(key)) for _, table in series] for key in keys]
+    scales = [units.scale_for(list(table.values()), "ns") for _, table in series]  # a unit per column
+    rows = [
+        [f"p{key}"] + [scale.text(table.get(key)) for scale, (_, table) in zip(scales, series, strict=True)]
+        for key in keys
+    ]
     return {
         "id": chart_id,
         "title": "Completion latency percentiles",
