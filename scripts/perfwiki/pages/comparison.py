@@ -89,6 +89,10 @@ def comparison_table(comparison: dict[str, Any], flagged: dict[str, list[str]] |
         for column, scale in zip(comparison["columns"], scales, strict=True)
     ]
     table = {"id": comparison["id"], "rows": rows, "columns": columns, "without": without}
+    if any("range" in cell for row in rows for cell in row["cells"]) and any(
+        cell.get("printed") for row in comparison["rows"] for cell in row["cells"]
+    ):
+        table["medians"] = True  # medians beside printed tokens: the page says how "as printed" shows them
     return {**table, "flags": messages} if messages else table
 
 
@@ -111,7 +115,7 @@ def _cell(
     flagged: dict[str, list[str]],
 ) -> dict[str, Any]:
     relative = cell.get("relative")
-    quantity = scale.quantity(cell["value"])
+    quantity = scale.quantity(cell["value"], cell.get("printed"))
     # Only what the page shows: a cell without a value is {} (its template says n/a), a baseline's has
     # no relative; the count of runs behind a cell shows as its range (below).
     found = {
@@ -417,7 +421,7 @@ def _metric_name(comparison: dict[str, Any]) -> str:
 
 
 def _profile_cell(cell: dict[str, Any], scale: units.ColumnUnits) -> dict[str, Any]:
-    quantity = scale.quantity(cell["value"])
+    quantity = scale.quantity(cell["value"], cell.get("printed"))
     shown: dict[str, Any] = {
         "text": units.quantity_text(quantity),
         "run": cell["runs"][0] if cell.get("runs") else None,

@@ -47,11 +47,17 @@ def summary_cells(run: Run, metrics: dict[str, Any]) -> list[Any]:
         run.params.get("rw"),
         units.format_bytes(run.params.get("bs_bytes")),
         _depth(run.params),
-        Measure(metrics.get("iops"), "IOPS"),
-        Measure(metrics.get("bw_bytes_per_s"), "B/s"),
+        Measure(metrics.get("iops"), "IOPS", (metrics.get("printed") or {}).get("iops")),
+        Measure(metrics.get("bw_bytes_per_s"), "B/s", (metrics.get("printed") or {}).get("bw_bytes_per_s")),
         Measure((metrics.get("clat_ns") or {}).get("mean"), "ns"),
         Measure((metrics.get("percentiles_ns") or {}).get("99.00"), "ns"),
     ]
+
+
+def _shown(metrics: dict[str, Any], key: str, unit: str) -> Any:
+    """A direction's value, with fio's own token for it when it printed one ("1056MiB/s", shown under
+    "Units: as printed"; units.shown)."""
+    return units.shown(metrics.get(key), unit, printed=(metrics.get("printed") or {}).get(key))
 
 
 def result_tables(run: Run) -> list[dict[str, Any]]:
@@ -66,9 +72,9 @@ def result_tables(run: Run) -> list[dict[str, Any]]:
                 "id": f"results-{anchor}-{direction}",
                 "columns": ["Metric", "Value"],
                 "rows": [
-                    ["IOPS", units.format_count(metrics.get("iops"))],
-                    ["Bandwidth", units.byte_quantity(metrics.get("bw_bytes_per_s"), "B/s")],
-                    ["I/O", units.byte_quantity(metrics.get("io_bytes"), "B")],
+                    ["IOPS", _shown(metrics, "iops", "IOPS")],
+                    ["Bandwidth", _shown(metrics, "bw_bytes_per_s", "B/s")],
+                    ["I/O", _shown(metrics, "io_bytes", "B")],
                     ["Runtime", units.format_ns(units.ms_to_ns(metrics.get("runtime_ms")))],
                 ],
             }
