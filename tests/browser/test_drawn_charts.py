@@ -61,15 +61,17 @@ def test_a_sweep_draws_its_metric_against_the_parameter_in_the_chosen_units(page
     plot = charts.line_panel("chart-x", points, "B/s", "iec", "queue depth")["plot"]
     page.goto(base_url_local + "reports/nvme-raw-vs-ext4/")
     page.wait_for_function("window.perfwikiCharts !== undefined")
+    drawn = [value for _, value in points]  # 980 KiB/s to 1,800 MiB/s: more than three decades, each its own prefix
     for mode, scale in (
-        ("printed", units.scale_for([1887436800.0], "B/s", "iec")),
-        ("si", units.scale_for([1887436800.0], "B/s", "si")),
+        ("printed", units.scale_for(drawn, "B/s", "iec")),
+        ("si", units.scale_for(drawn, "B/s", "si")),
     ):
         spec = page.evaluate("([plot, mode]) => window.perfwikiCharts.figure(plot, mode)", [plot, mode])
         go.Figure(spec)
         (line,) = spec["data"]
         assert line["x"] == ["1", "4", "32"]  # a missing point is left out, never drawn as 0
         assert line["text"] == [scale.text(v) for _, v in points if v is not None]
+        assert line["text"][0] == ("980 KiB/s" if mode == "printed" else "1,004 kB/s")  # not 0.957 MiB/s
         assert line["y"] == pytest.approx([scale.number(v) for _, v in points if v is not None])
         assert spec["layout"]["xaxis"]["title"]["text"] == "queue depth"
 
