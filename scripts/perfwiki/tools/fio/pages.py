@@ -110,10 +110,10 @@ def result_tables(run: Run) -> list[dict[str, Any]]:
                 "rows": [
                     [
                         disk["name"],
-                        shown(disk.get("read_ios")),
-                        shown(disk.get("write_ios")),
-                        shown(disk.get("read_ticks")),
-                        shown(disk.get("write_ticks")),
+                        units.format_count(disk.get("read_ios")),  # counts, whole with separators
+                        units.format_count(disk.get("write_ios")),
+                        units.format_count(disk.get("read_ticks")),
+                        units.format_count(disk.get("write_ticks")),
                         None if disk.get("util_pct") is None else f"{disk['util_pct']:.2f}%",
                     ]
                     for disk in disks
@@ -157,9 +157,9 @@ def _job_tables(job: dict[str, Any]) -> list[dict[str, Any]]:
                     [
                         f"{cpu['usr_pct']:.2f}%",
                         f"{cpu['sys_pct']:.2f}%",
-                        str(cpu["ctx"]),
-                        str(cpu["majf"]),
-                        str(cpu["minf"]),
+                        units.format_count(cpu["ctx"]),
+                        units.format_count(cpu["majf"]),
+                        units.format_count(cpu["minf"]),
                     ]
                 ],
             }

@@ -114,7 +114,7 @@ class Iperf3(Tool):
         if metrics.get("mode") == "udp":
             pairs += [
                 ("jitter", f"{metrics.get('jitter_ms')} ms"),
-                ("lost", f"{metrics.get('lost')} / {metrics.get('packets')}"),
+                ("lost", f"{units.format_count(metrics.get('lost'))} / {units.format_count(metrics.get('packets'))}"),
             ]
             pairs += [("lost %", metrics.get("lost_pct"))]
         return [pairs_table("Results", "results", pairs)]
@@ -136,7 +136,7 @@ class Iperf3(Tool):
             shown(print_["streams"]),
             print_["direction"],
             Measure(_rate(run, None), "bit/s", _printed_rate(run)),
-            shown(resent),
+            units.format_count(resent),
         ]
 
     def overlay_series(self, run: Run, fingerprint: dict[str, Any]) -> dict[str, Any]:
