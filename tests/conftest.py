@@ -49,3 +49,11 @@ def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     )
     assert search.returncode == 0, search.stdout + search.stderr
     return out
+
+
+@pytest.fixture(scope="module")
+def ingested() -> Path:
+    """The example wiki ingested in place (data/ and the published files), once per test module."""
+    done = subprocess.run(perfwiki_command() + ["ingest", "--root", str(ROOT)], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    return ROOT

@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import difflib
 import functools
+import re
 import shutil
 import sys
+from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
 
 from perfwiki.extract import Extracted, extract
+from perfwiki.ingest import load_report
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDENS = Path(__file__).resolve().parent / "goldens"
@@ -58,19 +61,19 @@ SEED_SLICES = {
         "vm-vs-bare-metal/raw/vpc-eip-to-eip/iperf3.md",
     ],
     "002": [
-        "ssd-san-hdd-cloud-disks/raw/nu4-nvme-sfdv0n1/runs.md",
-        "ssd-san-hdd-cloud-disks/raw/nu4-sata-ssd/runs.md",
-        "ssd-san-hdd-cloud-disks/raw/essd-vda/runs.md",
-        "ssd-san-hdd-cloud-disks/raw/essd-pl3-vdb/runs.md",
-        "ssd-san-hdd-cloud-disks/raw/hygon8-lvm-2nvme/runs.md",
-        "ssd-san-hdd-cloud-disks/raw/x86-lvm-3nvme/runs.md",
-        "ssd-san-hdd-cloud-disks/raw/hygon33-nvme/runs.md",
-        "ssd-san-hdd-cloud-disks/raw/hygon33-raid0-2nvme/runs.md",
-        "ssd-san-hdd-cloud-disks/raw/hygon33-lvm-2nvme/runs.md",
-        "ssd-san-hdd-cloud-disks/raw/hygon33-raid0-4nvme/runs.md",
-        "ssd-san-hdd-cloud-disks/raw/md6-raid6-4nvme/runs.md",
-        "ssd-san-hdd-cloud-disks/raw/lvm-nvme-iostat-example/runs.md",
-        "ssd-san-hdd-cloud-disks/raw/k28-mysql-nvme/runs.md",
+        "ssd-cloud-disks-lvm-raid/raw/nu4-nvme-sfdv0n1/runs.md",
+        "ssd-cloud-disks-lvm-raid/raw/nu4-sata-ssd/runs.md",
+        "ssd-cloud-disks-lvm-raid/raw/essd-vda/runs.md",
+        "ssd-cloud-disks-lvm-raid/raw/essd-pl3-vdb/runs.md",
+        "ssd-cloud-disks-lvm-raid/raw/hygon8-lvm-2nvme/runs.md",
+        "ssd-cloud-disks-lvm-raid/raw/x86-lvm-3nvme/runs.md",
+        "ssd-cloud-disks-lvm-raid/raw/hygon33-nvme/runs.md",
+        "ssd-cloud-disks-lvm-raid/raw/hygon33-raid0-2nvme/runs.md",
+        "ssd-cloud-disks-lvm-raid/raw/hygon33-lvm-2nvme/runs.md",
+        "ssd-cloud-disks-lvm-raid/raw/hygon33-raid0-4nvme/runs.md",
+        "ssd-cloud-disks-lvm-raid/raw/md6-raid6-4nvme/runs.md",
+        "ssd-cloud-disks-lvm-raid/raw/lvm-nvme-iostat-example/runs.md",
+        "ssd-cloud-disks-lvm-raid/raw/k28-mysql-nvme/runs.md",
     ],
     "003": ["fio-iops-basics/raw/lab-vm-dm0/fio.md", "fio-iops-basics/raw/lab-vm-dm0/ioping.md"],
     "004": [
@@ -158,3 +161,104 @@ def copy_site_sources(target: Path) -> Path:
         else:
             shutil.copy2(source, target / name)
     return target
+
+
+_VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
+
+
+class _HeaderCells(HTMLParser):
+    """Every <th> of a page with what a screen reader would say for it: its text, an image's alt
+    and an aria-label (its own or a child's), leaving out what is aria-hidden."""
+
+    def __init__(self, first_line: int = 1) -> None:
+        super().__init__(convert_charrefs=True)
+        self.first_line = first_line  # of what is fed, in the page
+        self.nameless: list[str] = []
+        self.count = 0
+        self._row: list[tuple[int, str]] = []  # (line, text) of the open row's header cells
+        self._cell: tuple[int, list[str]] | None = None
+        self._hidden: list[bool] = []  # per element open inside the cell: hidden from screen readers
+
+    def handle_starttag(self, tag, attrs):
+        attributes = dict(attrs)
+        if tag in ("th", "td", "tr"):
+            self._close_cell()
+        if tag == "tr":
+            self._close_row()
+        if tag == "th":
+            self._cell = (self.first_line + self.getpos()[0] - 1, [attributes.get("aria-label") or ""])
+            self._hidden = []
+            return
+        if self._cell is None:
+            return
+        hidden = attributes.get("aria-hidden") == "true" or (bool(self._hidden) and self._hidden[-1])
+        if not hidden:
+            self._cell[1].append(attributes.get("aria-label") or "")
+            if tag == "img":
+                self._cell[1].append(attributes.get("alt") or "")
+        if tag not in _VOID:
+            self._hidden.append(hidden)
+
+    def handle_startendtag(self, tag, attrs):
+        self.handle_starttag(tag, attrs)
+        if self._cell is not None and tag not in _VOID and self._hidden:
+            self._hidden.pop()
+
+    def handle_endtag(self, tag):
+        if tag == "th":
+            self._close_cell()
+        elif tag in ("tr", "thead", "tbody", "tfoot", "table"):
+            self._close_cell()
+            self._close_row()
+        elif self._cell is not None and self._hidden:
+            self._hidden.pop()
+
+    def handle_data(self, data):
+        if self._cell is not None and not (self._hidden and self._hidden[-1]):
+            self._cell[1].append(data)
+
+    def _close_cell(self) -> None:
+        if self._cell is not None:
+            line, pieces = self._cell
+            self._row.append((line, " ".join("".join(pieces).split())))
+            self._cell = None
+            self.count += 1
+
+    def _close_row(self) -> None:
+        headings = [text for _, text in self._row]
+        for position, (line, text) in enumerate(self._row, 1):
+            if not text:
+                self.nameless.append(f"line {line}: <th> {position} of the row {headings} has no text")
+        self._row = []
+
+
+_TABLE = re.compile(r"<table\b.*?</table>", re.S)
+
+
+def nameless_header_cells(page: str) -> tuple[list[str], int]:
+    """(each <th> of an HTML page that has no accessible text, where it is; how many <th> there are).
+
+    Only the page's tables are parsed: a raw file's page is thousands of lines with none."""
+    nameless, count = [], 0
+    for table in _TABLE.finditer(page):
+        cells = _HeaderCells(first_line=page.count("\n", 0, table.start()) + 1)
+        cells.feed(table.group())
+        cells.close()
+        cells._close_cell()
+        cells._close_row()
+        nameless += cells.nameless
+        count += cells.count
+    return nameless, count
+
+
+def example_runs(report: str) -> dict[str, dict]:
+    """The runs of an example report as ingest wrote them, by id."""
+    return {run["id"]: run for run in load_report(ROOT, report)["runs"]}
+
+
+def slice_runs(name: str):
+    """A seed slice's runs with the environment ingest gives them (the folder under raw/)."""
+    runs = extract_slice(name).runs
+    for run in runs:
+        run.environment = name.split("/")[2]
+    return runs

@@ -42,9 +42,9 @@ def seed():
 
 
 # Seed 002's slices that the line numbers below are in.
-NU4_NVME = "ssd-san-hdd-cloud-disks/raw/nu4-nvme-sfdv0n1/runs.md"
-NU4_SATA = "ssd-san-hdd-cloud-disks/raw/nu4-sata-ssd/runs.md"
-K28 = "ssd-san-hdd-cloud-disks/raw/k28-mysql-nvme/runs.md"
+NU4_NVME = "ssd-cloud-disks-lvm-raid/raw/nu4-nvme-sfdv0n1/runs.md"
+NU4_SATA = "ssd-cloud-disks-lvm-raid/raw/nu4-sata-ssd/runs.md"
+K28 = "ssd-cloud-disks-lvm-raid/raw/k28-mysql-nvme/runs.md"
 
 
 def run_at(runs, name: str, line: int):

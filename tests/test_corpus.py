@@ -57,5 +57,11 @@ def test_every_check_of_the_tools_that_hold_today(results, tool):
     for check in checks:
         by_tool[check["file"].split("/")[1]].append(check)
     assert by_tool[tool], f"the corpus has no {tool} outputs"
-    failing = [f"{c['file']} {c['path']}: want {c['want']!r}, got {c['got']!r}" for c in by_tool[tool] if not c["ok"]]
+    # Every core check holds. A `stretch` input (outside DESIGN.md: an iperf2 client) may instead be
+    # refused with a clear problem, which test_the_only_problem_is_the_refusal_of_iperf2 holds.
+    failing = [
+        f"{c['file']} {c['path']}: want {c['want']!r}, got {c['got']!r}"
+        for c in by_tool[tool]
+        if not c["ok"] and c.get("scope", "core") == "core"
+    ]
     assert failing == []

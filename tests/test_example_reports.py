@@ -168,7 +168,7 @@ def cells_of(document, comparison_id, environment):
 
 
 def test_seed_002_direct_buffered_matrix_where_raw_output_backs_it(reports):
-    document = reports["ssd-san-hdd-cloud-disks"]
+    document = reports["ssd-cloud-disks-lvm-raid"]
     # The page's summary: NVMe R=99.8K W=42.8K | R=38.6k W=16.5k; SATA R=4312 W=1852 ... R=15.8k W=6803.
     assert cells_of(document, "direct-buffered-matrix", "nu4-nvme-sfdv0n1") == [None] * 4 + [99800, 42800, 38600, 16500]
     assert cells_of(document, "direct-buffered-matrix", "nu4-sata-ssd") == [
@@ -191,7 +191,7 @@ def test_seed_002_direct_buffered_matrix_where_raw_output_backs_it(reports):
 
 
 def test_seed_002_lvm_raid0_and_pl3(reports):
-    document = reports["ssd-san-hdd-cloud-disks"]
+    document = reports["ssd-cloud-disks-lvm-raid"]
     assert [row["cells"][0]["value"] for row in comparison(document, "hygon33-dd")["rows"]] == [466e6, 979e6, 436e6]
     fio = comparison(document, "hygon33-fio")
     assert fio["columns"][0]["refused"] == [
@@ -250,7 +250,7 @@ def test_every_run_title_is_unique_in_its_report_and_free_of_markup(reports):
         titles = [page["title"] for page in run_pages(document)]
         assert len(titles) == len(set(titles)), slug
         assert not [title for title in titles if "](" in title or "**" in title], slug
-    ssd = run_pages(reports["ssd-san-hdd-cloud-disks"])
+    ssd = run_pages(reports["ssd-cloud-disks-lvm-raid"])
     essd = sorted(page["title"] for page in ssd if page["environment"] == "essd-vda")
     # Four runs under one heading on one disk: the command words that differ tell them apart.
     assert essd == [
@@ -296,7 +296,7 @@ def test_each_comparison_leads_with_a_verdict_computed_from_its_cells(reports):
     assert storage.endswith(" Compared across engine on purpose: it differs between environments.")
     nvme = reports["nvme-raw-vs-ext4"]["views"]["blocks"][0]["verdict"]
     assert "nvme-ext4's numbers were typed by hand, not parsed from raw output." in nvme
-    dd = next(b for b in reports["ssd-san-hdd-cloud-disks"]["views"]["blocks"] if b["id"] == "hygon33-dd")
+    dd = next(b for b in reports["ssd-cloud-disks-lvm-raid"]["views"]["blocks"] if b["id"] == "hygon33-dd")
     # dd prints SI units; the verdict says it that way and carries the IEC spelling for the unit switch.
     assert dd["verdict"]["text"].startswith("Fastest: hygon33-raid0-2nvme, 979 MB/s, 2.10× faster than hygon33-nvme")
     assert "934 MiB/s" in dd["verdict"]["iec"]
@@ -347,4 +347,46 @@ def test_no_verdict_states_an_artefact_as_a_speed_difference(reports):
                     found = verdict.factor(cell, column["higher_is_better"])
                     assert verdict.speed(found) not in head and units.ratio_text(found) not in head, (text, cell)
                     assert row["environment"] in text.split(" Left out, not a speed difference:")[1]
-    assert checked == 4 + 2 * 15  # the ext4 bandwidths; the writeback guests' IOPS and bandwidth cells
+    # The ext4 bandwidths; the writeback guests' IOPS cells (their bandwidth is the same block: one verdict).
+    assert checked == 4 + 15
+
+
+def test_one_answer_per_environment_opens_a_report_of_three_or_more(reports):
+    views = reports["vm-vs-bare-metal"]["views"]
+    storage, classic, vpc, unixbench, mbw = views["summary"]["groups"]
+    # IOPS and bandwidth of the same jobs are one block, so one group of rows, not the same answer twice.
+    assert storage["title"] == "Local storage, IOPS and bandwidth (% of the physical host)"
+    rows = {row["environment"]: row for row in storage["rows"]}
+    assert list(rows)[0] == "win2008-vm-cache-none-q4"  # fastest first, by geometric mean
+    fastest = rows["win2008-vm-cache-none-q4"]
+    assert (fastest["mean"], fastest["said"], fastest["scenarios"]) == ("1.50×", "50.3 % faster", 6)
+    assert (fastest["better"], fastest["worse"], fastest["even"], fastest["left_out"]) == (1, 2, 3, 0)
+    # The writeback guest that was "23× its host": five of six scenarios left out as the host's cache.
+    cached = rows["win2008-vm-writeback-q4"]
+    assert (cached["scenarios"], cached["left_out"], cached["artefact"]) == (
+        1,
+        5,
+        "served from the host's cache, not the disk",
+    )
+    assert [row["environment"] for row in classic["rows"]] == [
+        "classic-vm-to-host",
+        "classic-host-to-vm",
+        "classic-vm-to-vm",
+    ]
+    assert all(row["said"] == "even" for row in classic["rows"])
+    assert (vpc["rows"][-1]["environment"], vpc["rows"][-1]["said"]) == ("vpc-eip-to-eip", "36.6 % slower")
+    assert unixbench["rows"][0]["mean"] == "1.30×" and mbw["rows"][0]["mean"] == "0.921×"
+    # Two environments: no summary table, the verdict says it all.
+    assert reports["nvme-raw-vs-ext4"]["views"]["summary"] is None
+    # Seventeen environments side by side would be 17 columns: one table per group compared together.
+    tables = views["environments"]
+    assert [table["compared_in"] for table in tables] == [
+        [
+            "Local storage, IOPS and bandwidth (% of the physical host)",
+            "UnixBench result",
+            "mbw Memory copy bandwidth (AVG)",
+        ],
+        ["Classic network, TCP throughput"],
+        ["VPC network, TCP throughput"],
+    ]
+    assert [env["id"] for env in tables[0]["environments"]][:2] == ["r730-host", "centos-vm-8c"]

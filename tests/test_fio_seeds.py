@@ -93,10 +93,10 @@ def test_seed_002_fio_2_2_8_and_3_x_with_every_prompt_form():
     runs, _ = fio_runs("002")
     assert all(run.command for run in runs)
     first = runs[0]
-    assert in_slice(first, "ssd-san-hdd-cloud-disks/raw/nu4-nvme-sfdv0n1/runs.md")
+    assert in_slice(first, "ssd-cloud-disks-lvm-raid/raw/nu4-nvme-sfdv0n1/runs.md")
     assert direction(first, "write")["iops"] == 18_900
     assert direction(first, "write")["bw_bytes_per_s"] == pytest.approx(74.0 * MiB)
-    hygon8 = "ssd-san-hdd-cloud-disks/raw/hygon8-lvm-2nvme/runs.md"
+    hygon8 = "ssd-cloud-disks-lvm-raid/raw/hygon8-lvm-2nvme/runs.md"
     old = next(run for run in runs if in_slice(run, hygon8) and run.source.line_end >= 11 >= run.source.line_start)
     assert old.tool_version == "2.2.8"
     assert old.command.startswith("fio  -bs=4k -direct=1 -buffered=0 -thread -rw=randwrite")

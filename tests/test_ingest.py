@@ -112,7 +112,7 @@ def test_ingest_is_byte_identical_cold_warm_and_on_one_core(site):
         "reports/fio-iops-basics.json",
         "reports/nas-cache-modes.json",
         f"reports/{REPORT}.json",
-        "reports/ssd-san-hdd-cloud-disks.json",
+        "reports/ssd-cloud-disks-lvm-raid.json",
         "reports/vm-vs-bare-metal.json",
     ]
     assert len([name for name in first if name.startswith("runs/")]) == 135  # a file per run

@@ -63,5 +63,5 @@ def test_a_fio_run_names_its_shared_sets_and_keeps_its_own_values():
 
 def test_the_shared_sets_are_what_ingest_writes_for_hugo():
     written = json.loads(index_files([])["layouts.json"])
-    assert written["columns"]["fio-latency"] == ["", "min", "mean", "max", "stdev"]
+    assert written["columns"]["fio-latency"] == ["Latency", "min", "mean", "max", "stdev"]
     assert written == json.loads(json.dumps(layouts.document()))

@@ -17,17 +17,10 @@ import pytest
 
 from perfwiki.ingest import load_report
 from perfwiki.portable import ExportError, export
-from support import ROOT, copy_site_sources, perfwiki_command
+from support import ROOT, copy_site_sources, nameless_header_cells, perfwiki_command
 
 REPORT = "nvme-raw-vs-ext4"
 WIKI = "https://wiki.example/perf/"
-
-
-@pytest.fixture(scope="module")
-def ingested() -> Path:
-    done = subprocess.run(perfwiki_command() + ["ingest", "--root", str(ROOT)], capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr
-    return ROOT
 
 
 def runs_with_commands(report: str) -> list[dict]:
@@ -87,6 +80,12 @@ def test_markdown_summary_renders_as_markdown_tables(ingested):
     rendered = markdown.markdown(export(ingested, "vm-vs-bare-metal", "md", WIKI), extensions=["tables", "fenced_code"])
     tables = re.findall(r"<table>.*?</table>", rendered, re.S)
     views = load_report(ROOT, "vm-vs-bare-metal")["views"]
+    # First the summary: one row per environment, a heading row per comparison.
+    summary = tables.pop(0)
+    assert "<td>win2008-vm-cache-none-q4</td>\n<td>1.50× (50.3 % faster) over 6 scenarios</td>" in summary
+    assert len(re.findall(r"<tr>", summary.split("<tbody>")[1])) == sum(
+        1 + len(group["rows"]) for group in views["summary"]["groups"]
+    )
     assert len(tables) == len(views["blocks"])
     for table, block in zip(tables, views["blocks"], strict=True):
         body_rows = re.findall(r"<tr>", table.split("<tbody>")[1])
@@ -129,6 +128,20 @@ def test_the_narratives_own_links_lead_to_the_wiki(ingested):
     page = export(ingested, "build-vm-disk-busy", "html", WIKI)
     assert f'<a href="{WIKI}reports/build-vm-disk-quiet/">Build VM disk, quiet</a>' in page
     assert 'href="../' not in page
+
+
+def test_no_table_heading_of_any_export_is_without_text(ingested):
+    reports = sorted(path.name for path in (ROOT / "content" / "reports").iterdir() if path.is_dir())
+    found, cells = [], 0
+    for report in reports:
+        nameless, count = nameless_header_cells(export(ingested, report, "html", WIKI))
+        found += [f"{report}.html {where}" for where in nameless]
+        cells += count
+    assert found == [], "\n".join(found)
+    assert len(reports) == 7 and cells > 150
+    # The narrative's markdown table whose corner is empty: a plain cell there, not a nameless heading.
+    page = export(ingested, "ssd-san-hdd-cloud-disks", "html", WIKI)
+    assert "<thead>\n<tr>\n<td></td>\n<th>ESSD AutoPL</th>" in page
 
 
 def test_every_command_of_the_report_is_in_the_html_export(ingested):

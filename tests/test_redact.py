@@ -28,7 +28,7 @@ def nvme_host() -> str:
     The page shows them one after the other; the fio run is in its slice, the nvme list in a fixture.
     """
     nvme_list = (FIXTURES / "seeds" / "002-nvme-list.txt").read_text(encoding="utf-8")
-    text = read_slice("ssd-san-hdd-cloud-disks/raw/x86-lvm-3nvme/runs.md").decode("utf-8")
+    text = read_slice("ssd-cloud-disks-lvm-raid/raw/x86-lvm-3nvme/runs.md").decode("utf-8")
     return nvme_list + between(text, "[root@x86.170 /polarx/lvm]\n#fio", "  nvme2n1: ios=0/610060") + "\n"
 
 
@@ -117,7 +117,7 @@ def redacted_site(tmp_path_factory, nvme_host):
     site = copy_site_sources(tmp_path_factory.mktemp("redacted"))
     with (site / "hugo.toml").open("a", encoding="utf-8") as config:
         config.write("\n[params.perfwiki.redact]\nipv4 = true\nipv6 = true\nhostnames = true\nserials = true\n")
-    raw = site / "content" / "reports" / "ssd-san-hdd-cloud-disks" / "raw" / "essd-vda" / "nvme-list.txt"
+    raw = site / "content" / "reports" / "ssd-cloud-disks-lvm-raid" / "raw" / "essd-vda" / "nvme-list.txt"
     raw.write_text(nvme_host, encoding="utf-8")
     ingest = subprocess.run(perfwiki_command() + ["ingest", "--root", str(site)], capture_output=True, text=True)
     # Authored pages are published as written: ingest names each line that shows a hidden host.

@@ -15,6 +15,7 @@ def test_equal_facts_fold_and_differing_ones_lead():
     )
     assert [row["fact"] for row in table["differing"]] == ["kind", "cpu", "vm_cache_mode"]
     assert table["differing"][1]["values"] == ["E5-2678 v3", None]  # a gap is a difference, shown as missing
+    assert table["differing"][1]["cells"] == [False, True]  # the cell that differs from the first, not the row
     assert table["same"] == [{"fact": "os", "value": "CentOS 7"}]
 
 

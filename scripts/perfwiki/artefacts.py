@@ -177,28 +177,34 @@ def check_over_link(run: Run, env: Environment) -> None:
                 return
 
 
+def _workload_key(environment: str | None, part: str | None, print_: dict[str, Any]) -> tuple:
+    """A run part's workload on its environment, whatever its I/O mode."""
+    return (environment, part, tuple(sorted((key, str(value)) for key, value in print_.items() if key != "io")))
+
+
 def check_buffered_over_direct(runs: list[Run]) -> None:
-    """Within one environment: a buffered run more than twice its direct twin."""
+    """Within one environment: a buffered run more than twice its direct twin. One pass to index the
+    direct results by workload, one to look each buffered run up: no pairs of runs are tried."""
+    metric = tools.get("fio").metrics[0] if "fio" in tools.NAMES else None
     fio = [run for run in runs if run.tool == "fio"]
+    direct: dict[tuple, float] = {}
+    for run in fio:
+        for part, print_ in run.fingerprints.items():
+            value = metric.read(run, part) if print_.get("io") == "direct" else None
+            if value:
+                key = _workload_key(run.environment, part, print_)
+                direct[key] = max(direct.get(key, 0.0), value)
     for run in fio:
         for part, print_ in run.fingerprints.items():
             if print_.get("io") != "buffered":
                 continue
-            twin = {**print_, "io": "direct"}
-            direct = [
-                other
-                for other in fio
-                if other is not run and other.environment == run.environment and other.fingerprints.get(part) == twin
-            ]
-            metric = tools.get("fio").metrics[0]
-            mine = metric.read(run, part)
-            theirs = [value for value in (metric.read(other, part) for other in direct) if value]
-            if mine and theirs and mine > BUFFERED_OVER_DIRECT * max(theirs):
+            mine, theirs = metric.read(run, part), direct.get(_workload_key(run.environment, part, print_))
+            if mine and theirs and mine > BUFFERED_OVER_DIRECT * theirs:
                 _flag(
                     run,
                     "buffered-over-direct",
-                    f"buffered {part}s ran {mine / max(theirs):.3g}× the same workload with direct I/O on this "
-                    f"environment ({units.format_count(mine)} against {units.format_count(max(theirs))} IOPS): "
+                    f"buffered {part}s ran {mine / theirs:.3g}× the same workload with direct I/O on this "
+                    f"environment ({units.format_count(mine)} against {units.format_count(theirs)} IOPS): "
                     "the page cache answered, not the disk",
                     PAGE_CACHE,
                 )
@@ -290,18 +296,20 @@ def _beyond_noise(cell: dict[str, Any], other: dict[str, Any], higher: bool) -> 
     return found
 
 
+def _flag_cell(cell: dict[str, Any], runs: dict[str, Run], check_id: str, message: str, artefact: str) -> None:
+    """The same finding on every run behind a comparison cell."""
+    for run_id in cell.get("runs") or []:
+        _flag(runs[run_id], check_id, message, artefact)
+
+
 def _guest_over_host(cell, host_cell, column, env: Environment, host: str, runs, higher: bool) -> None:
     found = _beyond_noise(cell, host_cell, higher)
-    if found is None:
-        return
-    for run_id in cell.get("runs") or []:
-        _flag(
-            runs[run_id],
-            "guest-over-host",
+    if found is not None:
+        said = (
             f"{found:.3g}× its host {host} in “{column['title']}”, with cache={env.caching_mode}: the host's page "
-            "cache served the guest, not the disk",
-            HOST_CACHE,
+            "cache served the guest, not the disk"
         )
+        _flag_cell(cell, runs, "guest-over-host", said, HOST_CACHE)
 
 
 def _file_over_raw(cell, raw_cell, column, env: Environment, raw: str, runs, higher: bool) -> None:
@@ -310,18 +318,13 @@ def _file_over_raw(cell, raw_cell, column, env: Environment, raw: str, runs, hig
         column.get("compared_across") or []
     )
     found = _beyond_noise(cell, raw_cell, higher)
-    if found is None or not direct:
-        return
-    for run_id in cell.get("runs") or []:
-        _flag(
-            runs[run_id],
-            "file-over-raw",
-            f"a file on {env.fact('filesystem')} ran {found:.3g}× the raw device under it ({raw}) "
-            f"in “{column['title']}”, "
-            "both with direct I/O: a file system adds work, so the difference is device state (a fresh or "
-            "trimmed SSD), the test size or a cache",
-            FS_OVER_RAW,
+    if found is not None and direct:
+        said = (
+            f"a file on {env.fact('filesystem')} ran {found:.3g}× the raw device under it ({raw}) in "
+            f"“{column['title']}”, both with direct I/O: a file system adds work, so the difference is device "
+            "state (a fresh or trimmed SSD), the test size or a cache"
         )
+        _flag_cell(cell, runs, "file-over-raw", said, FS_OVER_RAW)
 
 
 def mark_cells(comparison: dict[str, Any], runs: dict[str, Run]) -> None:

@@ -18,6 +18,8 @@ import yaml
 from .model import CONTENT_DIR, Problem, slug
 
 RAW_DIR = "raw"
+# A report's retired run ids and the runs they name now (aliases.py); never a raw file, never a page.
+ALIASES_FILE = "aliases.yaml"
 
 
 @dataclass
@@ -27,6 +29,11 @@ class Bundle:
     slug: str
     index_path: Path
     raw_files: list[tuple[str, Path]] = field(default_factory=list)  # (environment, file)
+
+    @property
+    def aliases_path(self) -> Path:
+        """Its table of retired run ids (aliases.py), whether or not it has one."""
+        return self.index_path.parent / ALIASES_FILE
 
 
 def read_front_matter(path: Path) -> dict[str, Any]:

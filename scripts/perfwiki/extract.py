@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from collections.abc import Collection
 from dataclasses import dataclass, field
 
 from . import lazyre, manual, tools
@@ -148,27 +149,39 @@ def _extract_transcript(text: str, source: Source, out: Extracted) -> None:
         run.warnings += [f"{finding.severity}: {finding.message}" for finding in findings if finding.severity != "info"]
 
 
-def assign_ids(runs: list[Run]) -> None:
-    """Give every run a stable slug id, unique in the list: a second twin gets '-2'.
+def assign_ids(runs: list[Run], retired: Collection[str] = ()) -> None:
+    """Give every run a stable slug id, unique in the list: '<environment>-<name>', '-N' for the N-th.
 
-    Runs of a report are prefixed with their environment, so the same job run on two
-    machines gets two readable ids.
+    The name is the run's own (a fio job name, a label) when it tells the truth, else one made
+    from its parameters (`Tool.id_name`: a job 'random-read' run with rw=read is '4k-seq-read').
+    N counts the runs of the environment that gave that same name, in file order, whatever name
+    each then took: the fourth job named 'EBS 4K randwrite test' is '-4' even when the second and
+    third were renamed for what they really did, so a run keeps its id when another's is
+    corrected. Runs renamed from their parameters are counted among the runs renamed alike.
+
+    No run is given a `retired` id (the old ids of the report's aliases.yaml, aliases.py): the
+    next number is taken instead, so an address once published never comes to mean another run.
     """
-    taken: set[str] = {run.id for run in runs if run.id}
-    # Per base, the first twin number not known to be taken (1 is the bare base): those below it
-    # were tried and stay taken. Without it the n-th twin tried all n-1 ids before its own, and
-    # 300 runs of one job took 45,000 tries.
-    next_number: dict[str, int] = {}
+    taken: set[str] = {run.id for run in runs if run.id} | set(retired)
+    # Runs counted so far per name given and per name made from parameters: the next N is one
+    # more, never a search through the ids before it (300 runs of one job once took 45,000 tries).
+    counted: dict[tuple[str, str], int] = {}
     for run in runs:
         if run.id:
             continue
-        name = tools.get(run.tool).run_name(run)
-        base = slug(f"{run.environment}-{name}" if run.environment else name) or run.tool
-        number = next_number.get(base, 1)
+        tool = tools.get(run.tool)
+        given, told = tool.run_name(run), tool.id_name(run)
+        given_base, base = _id_base(run, given, tool.name), _id_base(run, told, tool.name)
+        counted["given", given_base] = number = counted.get(("given", given_base), 0) + 1
+        if told != given:
+            counted["made", base] = number = counted.get(("made", base), 0) + 1
         candidate = base if number == 1 else f"{base}-{number}"
-        while candidate in taken:
+        while candidate in taken:  # a name that happens to end in '-N', or an id given by hand
             number += 1
             candidate = f"{base}-{number}"
-        next_number[base] = number + 1
         run.id = candidate
         taken.add(candidate)
+
+
+def _id_base(run: Run, name: str, tool: str) -> str:
+    return slug(f"{run.environment}-{name}" if run.environment else name) or tool

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
-from . import artefacts, cache, claims, compare, content, datafile, exports, naming, progress, tools
+from . import aliases, artefacts, cache, claims, compare, content, datafile, exports, naming, progress, tools
 from .cache import Cache
 from .decode import decode
 from .extract import assign_ids, extract, extract_text
@@ -89,6 +89,11 @@ class ReportJob:
     comparisons_line: int
     raw_files: list[RawFile]
     environment_pages: dict[str, dict[str, Any]]  # every environment the report may show
+    # Its old names (aliases.py): its aliases.yaml (where, and its text, None without one) and
+    # the slugs its front matter's `aliases` give it, as checked against every other report's.
+    aliases_path: str = ""
+    aliases_text: str | None = None
+    former_slugs: list[str] = field(default_factory=list)
     key: str = ""
     # The staging folders by tree name (TREES), when this ingest publishes: the worker that
     # builds the report writes its files there itself, and the cache keeps them as one entry.
@@ -137,17 +142,26 @@ def plan(root: Path) -> tuple[list[ReportJob], list[Problem]]:
         front_matter = content.read_front_matter(bundle.index_path)
         listed = [str(env) for env in front_matter.get("environments") or []]
         shown = listed + sorted({raw_file.environment for raw_file in raw_files} - set(listed))
-        jobs.append(
-            ReportJob(
-                bundle.slug,
-                content.relative(bundle.index_path, root),
-                front_matter,
-                content.line_of(bundle.index_path, "comparisons:"),
-                raw_files,
-                {env: content.environment_page(root, env) for env in shown},
-            )
+        job = ReportJob(
+            bundle.slug,
+            content.relative(bundle.index_path, root),
+            front_matter,
+            content.line_of(bundle.index_path, "comparisons:"),
+            raw_files,
+            {env: content.environment_page(root, env) for env in shown},
+            aliases_path=content.relative(bundle.aliases_path, root),
         )
+        if bundle.aliases_path.is_file():
+            try:
+                job.aliases_text = bundle.aliases_path.read_text(encoding="utf-8-sig")
+            except UnicodeDecodeError as exc:
+                problems.append(Problem(job.aliases_path, 1, f"not valid UTF-8 (byte {exc.start}): {exc.reason}"))
+        jobs.append(job)
     digests.save()
+    former, slug_problems = aliases.check_slugs(root, {job.slug: (job.index_path, job.front_matter) for job in jobs})
+    problems += slug_problems
+    for job in jobs:
+        job.former_slugs = former[job.slug]
     redactor = _redactor(root, rules, [raw_file for job in jobs for raw_file in job.raw_files])
     problems += authored_leaks(root, redactor)
     for job in jobs:
@@ -160,6 +174,7 @@ def plan(root: Path) -> tuple[list[ReportJob], list[Problem]]:
             "report",
             (root / job.index_path).read_bytes(),
             datafile.dump(job.environment_pages),
+            datafile.dump({"aliases": job.aliases_text, "slugs": job.former_slugs}),
             *(f"{raw_file.environment}/{raw_file.key}" for raw_file in job.raw_files),
         )
     return jobs, problems
@@ -264,7 +279,11 @@ def build_report(root: Path, job: ReportJob) -> ReportOutcome:
             logs.append(log)
             log_files.append({"source": raw_file.path, "sha256": raw_file.sha256})
     fio_logs.attach(report.runs, logs)  # a log no run wrote is published, and charted nowhere
-    assign_ids(report.runs)
+    retired, alias_problems = aliases.read(job.aliases_path, job.aliases_text)
+    assign_ids(report.runs, retired)
+    table, wrong = aliases.check(job.aliases_path, retired, report.runs)
+    problems.extend(alias_problems + wrong)
+    report.aliases = aliases.Aliases(table, job.former_slugs)
     try:
         naming.rename(report.runs, report.front_matter.get("labels"))
     except naming.LabelsError as exc:
@@ -307,6 +326,12 @@ def build_report(root: Path, job: ReportJob) -> ReportOutcome:
         ),
         f"{job.slug}/index.csv": exports.comparisons_csv(job.slug, report.comparisons),
     }
+    # The exports at the report's former addresses too: a static host cannot redirect a download,
+    # and two small files are cheap. Their run page addresses are relative (../../runs/<slug>/...),
+    # so from there they still lead to the runs.
+    for before in job.former_slugs:
+        raw[f"{before}/index.json"] = raw[f"{job.slug}/index.json"]
+        raw[f"{before}/index.csv"] = raw[f"{job.slug}/index.csv"]
     files = _encoded({"data": data, "runs": runs, "raw": raw})
     if job.staging is not None:
         for tree, staging in job.staging.items():

@@ -149,6 +149,31 @@ class _QuietHandler(http.server.SimpleHTTPRequestHandler):
     def log_message(self, format, *args):  # noqa: A002 - stdlib signature
         pass
 
+    def send_error(self, code, message=None, explain=None):
+        """A missing address answers 404 with the site's own 404 page, as a wiki's web server is set
+        up to (nginx `error_page 404`, GitHub Pages, S3 websites): the nearest 404.html above it,
+        so a site built under a sub-path (/bench/404.html) is served as it would be."""
+        page = self._not_found_page() if code == 404 else None
+        if page is None:
+            super().send_error(code, message, explain)
+            return
+        body = page.read_bytes()
+        self.send_response(404, message)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(body)
+
+    def _not_found_page(self) -> Path | None:
+        root = Path(self.directory).resolve()
+        folder = Path(self.translate_path(self.path)).resolve()
+        while folder != root and root in folder.parents:
+            folder = folder.parent
+            if (folder / "404.html").is_file():
+                return folder / "404.html"
+        return root / "404.html" if (root / "404.html").is_file() else None
+
 
 @contextlib.contextmanager
 def serve(folder: Path) -> Iterator[int]:

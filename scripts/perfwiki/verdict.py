@@ -25,9 +25,10 @@ from .units import ratio_text, significant  # the one number formatter: '1.50×'
 Entry = tuple[float, dict[str, Any], dict[str, Any]]  # (speed factor, column, cell)
 
 
-def speed(factor: float) -> str:
-    """A speed factor in words: 1.142 -> '14.2 % faster', 0.32 -> '3.13× slower', within EVEN -> 'even'."""
-    if noise.even_factor(factor):
+def speed(factor: float, even: bool | None = None) -> str:
+    """A speed factor in words: 1.142 -> '14.2 % faster', 0.32 -> '3.13× slower', 'even' when `even`
+    (a cell's own judgement, by noise.py: repeats can make 3 % a result), else within EVEN."""
+    if noise.even_factor(factor) if even is None else even:
         return "even"
     if factor >= 2:
         return f"{ratio_text(factor)} faster"
@@ -38,9 +39,9 @@ def speed(factor: float) -> str:
     return f"{significant((1 - factor) * 100)} % slower"
 
 
-def against(factor: float, baseline: str) -> str:
+def against(factor: float, baseline: str, even: bool | None = None) -> str:
     """'14.2 % faster than host', 'even with host'."""
-    said = speed(factor)
+    said = speed(factor, even)
     return f"even with {baseline}" if said == "even" else f"{said} than {baseline}"
 
 
@@ -162,7 +163,7 @@ def _one_column(comparison: dict[str, Any], like: dict[str, list[Entry]], conven
         said = f"{env}, {scale.said(cell['value'])}"
         if env == baseline:
             return f"{said} (the baseline)"
-        return f"{said}, {'even with ' + baseline if _is_even(entries[0]) else against(found, baseline)}"
+        return f"{said}, {'even with ' + baseline if _is_even(entries[0]) else against(found, baseline, False)}"
 
     (best, best_entries), (worst, worst_entries) = ranked[0], ranked[-1]
     if len(ranked) == 2:
@@ -186,9 +187,12 @@ def _one_against_baseline(env: str, baseline: str, entries: list[Entry]) -> str:
     counts[-1] += f" of {len(entries)} scenario{'s' if len(entries) != 1 else ''}"
     worst = min(entries, key=lambda entry: entry[0])
     best = max(entries, key=lambda entry: entry[0])
-    extremes = f"from {speed(worst[0])} ({worst[1]['title']}) to {speed(best[0])} ({best[1]['title']})"
+    extremes = (
+        f"from {speed(worst[0], _is_even(worst))} ({worst[1]['title']})"
+        f" to {speed(best[0], _is_even(best))} ({best[1]['title']})"
+    )
     if len(entries) < 2 or worst is best:
-        extremes = f"{speed(best[0])} ({best[1]['title']})"
+        extremes = f"{speed(best[0], _is_even(best))} ({best[1]['title']})"
     return f"{env} against {baseline}: {', '.join(counts)}; {extremes}."
 
 
@@ -270,4 +274,6 @@ def profile_verdict(metrics: list[dict[str, Any]], convention: str = "iec") -> s
     if not said:
         return None
     text = "; ".join(said) + "."
+    if any(any(metric.get("manual") or []) for metric in metrics):
+        text += " Some of these numbers were typed by hand, not parsed from raw output."
     return text[0].upper() + text[1:]

@@ -36,9 +36,13 @@ def expected_mean(env: str, reference: str) -> str:
     for scenario in compare_data()["scenarios"]:
         cells = scenario["cells"]
         if scenario["tool"] == "fio" and env in cells and reference in cells and all(e in cells for e in PICKED[:3]):
+            if cells[env].get("artefact") or cells[reference].get("artefact"):
+                continue  # a cache hit is shown, never set against another (artefacts.py)
             ratios.append(cells[env]["values"][0] / cells[reference]["values"][0])
     mean = math.exp(sum(map(math.log, ratios)) / len(ratios))
-    better, worse = sum(r >= 1.05 for r in ratios), sum(r <= 1 / 1.05 for r in ratios)
+    # noise.py's rule, which runs/compare.json carries: within ±5 % is even.
+    even = compare_data()["even"]
+    better, worse = sum(r > 1 + even for r in ratios), sum(r < 1 - even for r in ratios)
     spread = f"({three_digits(min(ratios))} to {three_digits(max(ratios))})"
     median = three_digits(statistics.median(ratios))
     tally = f"better in {better}, worse in {worse}"
@@ -56,11 +60,12 @@ def test_picked_environments_side_by_side_against_a_baseline(page, base_url_loca
     page.set_viewport_size({"width": 1440, "height": 1000})
     page.goto(f"{base_url_local}compare/?env={','.join(PICKED)}")
     page.locator("#compare-result table").wait_for()
-    # The Windows guest ran fio with another engine: its cell says so instead of a number.
+    # The Windows guest ran fio with another engine: its cell says so instead of a number. The
+    # writeback guest's 66.7× its host is the host's page cache: shown, and said, never a ratio.
     assert row_cells(page, RANDREAD) == [
         "195",
         "245 1.26×",
-        "13,000 66.7×",
+        "13,000 not a speed result: served from the host's cache, not the disk",
         "not run ran engine windowsaio, not posixaio",
     ]
     summary = [" ".join(t.split()) for t in page.locator("#compare-result tr.compare-summary td").all_inner_texts()]
@@ -93,8 +98,12 @@ def test_environments_that_share_no_scenario_say_what_each_ran_instead(page, bas
 def test_against_the_best_of_each_scenario(page, base_url_local):
     page.goto(f"{base_url_local}compare/?env={','.join(PICKED[:3])}&ref=best")
     page.locator("#compare-result table").wait_for()
-    # 13,000 IOPS is the best of the three: the others are that many times slower.
-    assert row_cells(page, RANDREAD) == ["195 66.7×", "245 53.1×", "13,000 1.00×"]
+    # 13,000 IOPS is the host's page cache, not a best: 245 is, and the host is 1.26 times slower.
+    assert row_cells(page, RANDREAD) == [
+        "195 1.26×",
+        "245 1.00×",
+        "13,000 not a speed result: served from the host's cache, not the disk",
+    ]
     assert page.locator("#compare-ref").input_value() == "best"
 
 
@@ -123,7 +132,11 @@ def test_the_address_keeps_the_selection(page, base_url_local):
     shown = ["r730-host", "centos-vm-cache-none", "centos-vm-writeback-q4"]
     scale = units.scale_for([latency[env] for env in shown], "ns")
     shown_cells = [scale.text(latency["r730-host"])]
+    cells = compare_data()["scenarios_by_key"][RANDREAD_KEY]["cells"]
     for env in shown[1:]:
+        if cells[env].get("artefact"):
+            shown_cells.append(f"{scale.text(latency[env])} not a speed result: {cells[env]['artefact']}")
+            continue
         speedup = latency["r730-host"] / latency[env]
         shown_cells.append(f"{scale.text(latency[env])} {three_digits(speedup)}")
     assert row_cells(page, RANDREAD) == shown_cells

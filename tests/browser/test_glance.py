@@ -98,7 +98,7 @@ def test_every_kind_of_page_fits_a_phone(page, base_url_local):
         "",
         "runs/",
         "runs/nvme-raw-vs-ext4/nvme-raw-sequential-write-bandwidth-test/",
-        "runs/ssd-san-hdd-cloud-disks/essd-vda-ebs-4k-randwrite-test/",
+        "runs/ssd-cloud-disks-lvm-raid/essd-vda-4k-random-read-write/",
         "environments/r730-host/",
         "tools/fio/",
         "raw/nvme-raw-vs-ext4/nvme-raw/fio-bandwidth-iops-latency-md/",
@@ -274,7 +274,7 @@ def test_the_unit_switch_redraws_charts_and_verdicts_too(page, base_url_local):
     assert plot.locator("text.bartext").all_text_contents() == ["972 MB/s", "1,943 MB/s"]
     assert page.locator("#chart-raw-device-summary-1-figure .panel__unit").inner_text().startswith("MB/s")
     ssd = page.context.new_page()
-    ssd.goto(f"{base_url_local}reports/ssd-san-hdd-cloud-disks/", wait_until="networkidle")  # remembered: SI
+    ssd.goto(f"{base_url_local}reports/ssd-cloud-disks-lvm-raid/", wait_until="networkidle")  # remembered: SI
     verdict = ssd.locator("#cmp-hygon33-dd p.verdict").inner_text()
     assert "979 MB/s" in verdict  # dd prints SI; the chart and the table say the same
     ssd.locator("#unit-toggle").click()  # SI -> IEC
@@ -283,7 +283,7 @@ def test_the_unit_switch_redraws_charts_and_verdicts_too(page, base_url_local):
 
 
 def test_the_unit_switch_redraws_a_run_pages_byte_chart(page, base_url_local):
-    page.goto(f"{base_url_local}runs/vm-vs-bare-metal/r730-host/", wait_until="networkidle")
+    page.goto(f"{base_url_local}runs/vm-vs-bare-metal/r730-host-mbw/", wait_until="networkidle")
     page.evaluate("localStorage.clear()")
     page.reload(wait_until="networkidle")
     plot = page.locator("#chart-iterations")

@@ -240,7 +240,9 @@ def plain_hugo_serve(tmp_path_factory):
 
 def test_search_works_under_plain_hugo_serve_without_a_pagefind_index(page, plain_hugo_serve):
     page.goto(f"{plain_hugo_serve}search/", wait_until="networkidle")
-    page.locator(".search__input").fill("windowsaio")
+    field = page.get_by_role("searchbox", name="Search reports, environments, runs and commands", exact=True)
+    assert field.get_attribute("class") == "search__input"  # named by its <label for>, not a placeholder
+    field.fill("windowsaio")
     results = page.locator(".search__result")
     results.first.wait_for(state="visible", timeout=10_000)
     hrefs = [results.nth(index).get_attribute("href") for index in range(results.count())]

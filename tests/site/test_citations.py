@@ -50,7 +50,7 @@ def test_run_citation_links_the_run_with_its_headline_numbers(built_site):
 
 def test_run_citation_outside_a_report_names_the_report(built_site):
     html = page_html(built_site, "environments/essd-pl3-vdb")
-    link = "/bench/runs/ssd-san-hdd-cloud-disks/essd-pl3-vdb-ebs-4k-randwrite-test-4/"
+    link = "/bench/runs/ssd-cloud-disks-lvm-raid/essd-pl3-vdb-ebs-4k-randwrite-test-4/"
     assert f'<span class="cite-run"><a href="{link}">' in html
 
 
@@ -92,6 +92,51 @@ def citing_site(tmp_path_factory, built_site) -> Path:
     return site
 
 
+OLD_CITATIONS = (
+    "Cited by old names: {{< run lab-vm-dm0 >}}, {{< run vm-vs-bare-metal r730-host-random-read-2 >}} and\n"
+    "{{< run ssd-san-hdd-cloud-disks essd-vda-ebs-4k-randwrite-test >}}.\n\n"
+    '{{< command "vm-vs-bare-metal/r730-host" >}}\n\n'
+    "{{< comparison ssd-san-hdd-cloud-disks pl3-vs-local >}}\n"
+)
+
+
+def build_with_text(site: Path, tmp_path: Path, added: str) -> subprocess.CompletedProcess[str]:
+    """Build the site with `added` at the end of fio-iops-basics' narrative, which is put back after."""
+    page = site / "content" / "reports" / "fio-iops-basics" / "index.md"
+    original = page.read_text(encoding="utf-8")
+    try:
+        page.write_text(original + added, encoding="utf-8")
+        return subprocess.run(
+            [str(hugo_binary()), "--panicOnWarning", "-d", str(tmp_path / "out")],
+            cwd=site,
+            capture_output=True,
+            text=True,
+        )
+    finally:
+        page.write_text(original, encoding="utf-8")
+
+
+def test_a_narrative_citing_old_ids_and_slugs_shows_the_runs_they_named(citing_site, tmp_path):
+    """Ids and slugs retired in aliases.yaml and front matter keep working in text written before."""
+    build = build_with_text(citing_site, tmp_path, f"\n{OLD_CITATIONS}")
+    assert build.returncode == 0, build.stdout + build.stderr
+    html = (tmp_path / "out" / "reports" / "fio-iops-basics" / "index.html").read_text(encoding="utf-8")
+    cited = re.findall(r'<span class="cite-run"><a href="([^"]+)">([^<]+)</a>', html)
+    assert cited[-3:] == [
+        ("/runs/fio-iops-basics/lab-vm-dm0-ioping/", "Latency (ioping) — lab-vm-dm0"),
+        ("/runs/vm-vs-bare-metal/r730-host-4k-seq-read/", "4 KiB sequential read — r730-host"),
+        (
+            "/runs/ssd-cloud-disks-lvm-raid/essd-vda-4k-random-read-write/",
+            "ESSD cloud disk (-direct=1 -buffered=1) — essd-vda",
+        ),
+    ]
+    figure = html[html.rindex('<figure class="cite-command">') :]
+    assert '<a href="/runs/vm-vs-bare-metal/r730-host-mbw/">' in figure
+    assert text(figure[: figure.index("</code>")]) == "./mbw 512"  # the mbw run's exact command
+    assert 'id="cmp-pl3-vs-local"' in html
+    assert '<p class="meta">From <a href="/reports/ssd-cloud-disks-lvm-raid/#cmp-pl3-vs-local">' in html
+
+
 BAD_CITATIONS = [
     ("{{< run nope >}}", 'unknown run "nope" in report "fio-iops-basics"'),
     ("{{< run vm-vs-bare-metal nope >}}", 'unknown run "nope" in report "vm-vs-bare-metal"'),
@@ -107,18 +152,8 @@ BAD_CITATIONS = [
 @pytest.mark.parametrize(("citation", "says"), BAD_CITATIONS)
 def test_a_citation_that_points_nowhere_fails_the_build_with_page_line_and_id(citing_site, tmp_path, citation, says):
     page = citing_site / "content" / "reports" / "fio-iops-basics" / "index.md"
-    original = page.read_text(encoding="utf-8")
-    line = original.count("\n") + 2  # the blank line, then the citation
-    try:
-        page.write_text(f"{original}\nAs {citation} shows.\n", encoding="utf-8")
-        build = subprocess.run(
-            [str(hugo_binary()), "--panicOnWarning", "-d", str(tmp_path / "out")],
-            cwd=citing_site,
-            capture_output=True,
-            text=True,
-        )
-    finally:
-        page.write_text(original, encoding="utf-8")
+    line = page.read_text(encoding="utf-8").count("\n") + 2  # the blank line, then the citation
+    build = build_with_text(citing_site, tmp_path, f"\nAs {citation} shows.\n")
     assert build.returncode != 0
     errors = [row for row in (build.stdout + build.stderr).splitlines() if row.startswith("ERROR ")]
     assert f"content/reports/fio-iops-basics/index.md:{line}:" in errors[0], errors

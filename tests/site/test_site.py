@@ -99,7 +99,7 @@ def test_report_page_links_every_run_and_carries_the_chart_spec(built_site):
     assert bars["manual"] == [1]  # the typed value is hatched
     # fio printed 927MiB/s; ext4's figure was typed as 1943 MB/s.
     assert bars["series"][0]["values"] == [927 * 2**20, 1943e6] and bars["baseline"] == 927 * 2**20
-    assert "nvme-ext4 against nvme-raw: faster in 4, even (within 5%) in 4 of 8 scenarios" in html
+    assert "nvme-ext4 against nvme-raw: even (within ±5 %) in all 4 like-for-like scenarios. Left out" in html
     # plotly.js is vendored and loaded from this site, with an integrity hash.
     sources = [script.get("src", "") for script in page.scripts]
     assert any(re.fullmatch(r"/bench/vendor/plotly-cartesian\.min\.[0-9a-f]{64}\.js", src) for src in sources)
@@ -287,7 +287,8 @@ def test_a_run_with_another_block_size_is_refused_and_the_page_says_why(tmp_path
     table = html[html.index('id="cmp-local-storage-iops-of-the-physical-host"') :]
     table = table[: table.index("</section>")]
     row = table[table.index('id="cmp-local-storage-iops-of-the-physical-host-centos-vm-cache-none"') :]
-    assert row.split("</tr>")[0].count("n/a") == 1  # its cell in that column is empty, not someone else's number
+    # Its cells in that scenario (IOPS and bandwidth, one block) are empty, not someone else's numbers.
+    assert row.split("</tr>")[0].count("n/a") == 2
 
 
 def test_checks_are_on_run_pages_with_their_evidence_and_summarised_on_reports(built_site):
@@ -295,7 +296,7 @@ def test_checks_are_on_run_pages_with_their_evidence_and_summarised_on_reports(b
         built_site / "bench" / "runs" / REPORT / "nvme-raw-sequential-write-bandwidth-test" / "index.html"
     ).read_text()
     assert "fio-latency-over-100" in run and "lat (msec)   : &gt;=2000=104.16%" in run
-    report = (built_site / "bench" / "reports" / "ssd-san-hdd-cloud-disks" / "index.html").read_text(encoding="utf-8")
+    report = (built_site / "bench" / "reports" / "ssd-cloud-disks-lvm-raid" / "index.html").read_text(encoding="utf-8")
     section = report[report.index('id="report-checks-heading"') :]
     for check in ("fio-sync-engine-iodepth", "fio-direct-buffered-conflict", "iostat-device-busy"):
         assert f"<strong>{check}</strong>" in section
@@ -303,12 +304,13 @@ def test_checks_are_on_run_pages_with_their_evidence_and_summarised_on_reports(b
         built_site
         / "bench"
         / "runs"
-        / "ssd-san-hdd-cloud-disks"
+        / "ssd-cloud-disks-lvm-raid"
         / "essd-pl3-vdb-ebs-4k-randwrite-test-4"
         / "index.html"
     ).read_text()
     assert "ioengine=psync, iodepth=64" in psync and "capped at 1" in psync
-    assert 'class="badge badge--condition">QD64 x 1</span>' in psync
+    # psync submits one I/O at a time: the badge says the queue depth in effect, and what was asked.
+    assert 'class="badge badge--condition">QD1 (iodepth=64, psync) x 1</span>' in psync
 
 
 def test_markup_in_raw_output_is_shown_as_text(tmp_path):

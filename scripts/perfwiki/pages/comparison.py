@@ -217,7 +217,8 @@ def _hover(cell: dict[str, Any], is_baseline: bool, baseline: str | None, higher
     found = verdict.factor(cell, higher)
     if found is None:
         return ""
-    return f"<br>{units.format_relative(cell['relative'], form)} of {baseline}: {verdict.speed(found)}"
+    said = verdict.speed(found, bool(cell.get("even")))
+    return f"<br>{units.format_relative(cell['relative'], form)} of {baseline}: {said}"
 
 
 def _switchable(say: Any, printed: str, subject: Any) -> dict[str, str] | str | None:
@@ -380,6 +381,7 @@ def profile_block(comparisons: list[dict[str, Any]], environment: str, colour: s
                 "columns": comparison["columns"],
                 "values": [cell["value"] for cell in cells],
                 "artefacts": [cell.get("artefact") for cell in cells],
+                "manual": [bool(cell.get("manual")) for cell in cells],
             }
             for comparison, cells in zip(comparisons, values_by_metric, strict=True)
         ],

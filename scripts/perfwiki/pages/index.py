@@ -94,6 +94,7 @@ def index_share(report: str, runs: list[Run], title: str | None = None, date: An
                     # Not a speed result: the compare page and histories leave them out, and say why.
                     **({"failed": failed} if (failed := failure(run)) else {}),
                     **({"artefact": reason} if (reason := artefacts.artefact(run)) else {}),
+                    **({"manual": True} if run.format == "manual" else {}),
                 }
             )
             if len(scenario["series"]) <= OVERLAID:  # one more says the chart is left out (_scenario_charts)
@@ -373,6 +374,7 @@ def compare_index(shares: list[dict[str, Any]]) -> str:
             cell["runs"].append([run["report"], run["run"]])
             cell["numbers"].append(run["numbers"])
             cell["artefacts"].append(run.get("artefact"))
+            cell["manual"] = cell.get("manual") or bool(run.get("manual"))
             counts[run["environment"]] = counts.get(run["environment"], 0) + 1
         print_ = scenario["fingerprint"]
         scenarios.append(
@@ -409,6 +411,8 @@ def _compare_cell(cell: dict[str, Any]) -> dict[str, Any]:
     reasons = cell["artefacts"]
     if reasons and all(reasons):
         found["artefact"] = reasons[0]
+    if cell.get("manual"):
+        found["manual"] = True  # typed by hand: the page marks the cell, as every page does
     return found
 
 

@@ -16,7 +16,7 @@ from typing import Any
 COLUMNS: dict[str, tuple[str, ...]] = {
     "metric-value": ("Metric", "Value"),
     "parameter-value": ("Parameter", "Value"),
-    "fio-latency": ("", "min", "mean", "max", "stdev"),
+    "fio-latency": ("Latency", "min", "mean", "max", "stdev"),
     "fio-percentiles": ("Percentile", "Latency"),
     "fio-buckets": ("Latency", "Share of I/Os"),
     "fio-cpu": ("usr", "sys", "ctx", "majf", "minf"),

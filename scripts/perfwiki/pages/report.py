@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .. import __version__, tools, units
+from ..aliases import Aliases
 from ..findings import SEVERITY_ORDER
 from ..model import SCHEMA_VERSION, Run
 from ..tools.base import Measure
@@ -24,6 +25,7 @@ class Report:
     comparisons_line: int = 1  # where `comparisons:` sits in index.md, for problems
     comparisons: list[dict[str, Any]] = field(default_factory=list)
     environment_pages: list[dict[str, Any]] = field(default_factory=list)  # {id, title, kind, facts}, display order
+    aliases: Aliases = field(default_factory=Aliases)  # its retired run ids and former slugs, as checked
 
     @property
     def baseline(self) -> str | None:
@@ -121,24 +123,39 @@ def _printed_token(tool: Any, run: Run, metric: Any, column: dict[str, Any], val
     return None
 
 
-def raw_files(runs: list[Run]) -> list[dict[str, Any]]:
+def raw_files(runs: list[Run], renamed: Aliases | None = None) -> list[dict[str, Any]]:
     """Each raw file the report's runs came from, once: its page, its source (and so its published copy), its sha256
-    (and whether the site published it redacted) and its runs' lines."""
+    (and whether the site published it redacted), its runs' lines, and its page's old addresses when the report
+    had another slug (Hugo aliases, which content/raw/_content.gotmpl gives the page)."""
     files: dict[str, dict[str, Any]] = {}
     for run in runs:
-        entry = files.setdefault(
-            run.source.path,
-            {
-                "page": raw_page_path(run.source.path),
+        if run.source.path not in files:
+            page = raw_page_path(run.source.path)
+            old = renamed.raw_addresses(page) if renamed else []
+            files[run.source.path] = {
+                "page": page,
                 "source": run.source.path,  # published at the same path without content/ (model.published_path)
                 "sha256": run.source.sha256,
                 "environment": run.environment,
                 "runs": [],
                 **({"redacted": True} if run.source.redacted else {}),
-            },
+                **({"aliases": old} if old else {}),
+            }
+        files[run.source.path]["runs"].append(
+            {"id": run.id, "line_start": run.source.line_start, "line_end": run.source.line_end}
         )
-        entry["runs"].append({"id": run.id, "line_start": run.source.line_start, "line_end": run.source.line_end})
     return list(files.values())
+
+
+def run_index(report: Report) -> list[dict[str, Any]]:
+    """What the runs' content adapter makes their pages from, in the report's order: id, title, and
+    the page's old addresses (aliases.py: old ids, former slugs) for Hugo to redirect."""
+    index = []
+    for run in report.runs:
+        entry = {"id": run.id, "title": page_title(run.title, run.environment)}
+        old = report.aliases.run_addresses(report.slug, run.id)
+        index.append({**entry, "aliases": old} if old else entry)
+    return index
 
 
 def checks_summary(runs: list[Run]) -> list[dict[str, Any]]:
@@ -183,7 +200,9 @@ def environments_side_by_side(environments: list[dict[str, Any]]) -> dict[str, A
     """Facts in rows, environments in columns; the rows that differ first, the equal ones folded.
 
     Each environment is {id, title, kind, facts}. A fact one environment lacks counts
-    as different (shown as missing), so a gap is never hidden among equal rows.
+    as different (shown as missing), so a gap is never hidden among equal rows. In a differing
+    row, `differs` marks the cells whose value is not the first environment's (the report's
+    baseline leads), so a reader sees what changed, not a whole row lit up.
     """
     keys: list[str] = []
     for env in environments:
@@ -196,7 +215,10 @@ def environments_side_by_side(environments: list[dict[str, Any]]) -> dict[str, A
         values = [(env.get("kind") if key == "kind" else (env.get("facts") or {}).get(key)) for env in environments]
         values = [None if value is None else str(value) for value in values]
         if len(set(values)) > 1 or len(environments) == 1:
-            differing.append({"fact": key, "values": values, "differs": len(environments) > 1})
+            row: dict[str, Any] = {"fact": key, "values": values, "differs": len(environments) > 1}
+            if len(environments) > 1:
+                row["cells"] = [index > 0 and value != values[0] for index, value in enumerate(values)]
+            differing.append(row)
         else:
             same.append({"fact": key, "value": values[0]})
     return {
@@ -204,6 +226,72 @@ def environments_side_by_side(environments: list[dict[str, Any]]) -> dict[str, A
         "differing": differing,
         "same": same,
     }
+
+
+# More environments than this side by side are split into the groups the report compares.
+_SIDE_BY_SIDE = 6
+
+
+def compared_together(
+    comparisons: list[dict[str, Any]], environments: list[str], titles_by_id: dict[str, str] | None = None
+) -> list[tuple[list[str], list[str]]]:
+    """The report's environments in groups that its comparisons put side by side (a host and its guests,
+    one network's paths), each with the titles of those comparisons; in the report's order."""
+    group_of = {env: index for index, env in enumerate(environments)}
+    titles: dict[str, list[str]] = {env: [] for env in environments}
+
+    def root(env: str) -> str:
+        while environments[group_of[env]] != env:
+            env = environments[group_of[env]]
+        return env
+
+    for compared in comparisons:
+        present = [
+            row["environment"]
+            for row in compared["rows"]
+            if row["environment"] in group_of and any(cell["value"] is not None for cell in row["cells"])
+        ]
+        if len(present) < 2:
+            continue
+        first = root(present[0])
+        for env in present[1:]:
+            other = root(env)
+            if other != first:
+                group_of[other] = group_of[first]
+        title = (titles_by_id or {}).get(compared["id"], compared["title"])
+        if title not in titles[first]:
+            titles[first].append(title)
+    groups: dict[str, list[str]] = {}
+    for env in environments:
+        groups.setdefault(root(env), []).append(env)
+    named = {root(env): [] for env in environments}
+    for env, said in titles.items():
+        for title in said:
+            if title not in named[root(env)]:
+                named[root(env)].append(title)
+    found = [(members, named[key]) for key, members in groups.items() if len(members) > 1]
+    alone = [env for members in groups.values() if len(members) == 1 for env in members]
+    if alone:  # environments no comparison sets beside another: one table of their own
+        found.append((alone, []))
+    return found
+
+
+def environment_tables(
+    pages: list[dict[str, Any]], comparisons: list[dict[str, Any]], blocks: list[dict[str, Any]]
+) -> list[dict[str, Any]]:
+    """The environments side by side: one table, or past _SIDE_BY_SIDE one per group compared together,
+    named by the titles of the blocks that compare them (a block of IOPS and bandwidth once)."""
+    if len(pages) <= _SIDE_BY_SIDE:
+        return [environments_side_by_side(pages)]
+    by_id = {page["id"]: page for page in pages}
+    titles = {key: block["title"] for block in blocks for key in [block["id"], *block.get("aliases", [])]}
+    groups = compared_together(comparisons, [page["id"] for page in pages], titles)
+    if len(groups) == 1:
+        return [environments_side_by_side(pages)]
+    return [
+        {**environments_side_by_side([by_id[env] for env in members]), "compared_in": titles}
+        for members, titles in groups
+    ]
 
 
 @dataclass
@@ -243,9 +331,12 @@ def report_documents(report: Report) -> ReportDocuments:
         "environments": environments,
         # What the runs' content adapter needs to make their pages, in the report's order. The
         # comparisons are in the report's exports, which ingest publishes (exports.report_json).
-        "run_index": [{"id": run.id, "title": page_title(run.title, run.environment)} for run in report.runs],
-        "raw_files": raw_files(report.runs),
+        "run_index": run_index(report),
+        "raw_files": raw_files(report.runs, report.aliases),
     }
+    # The one alias table (aliases.py) every citation and export resolves an old run id or slug by.
+    if report.aliases.document():
+        document["aliases"] = report.aliases.document()
     views = {
         "runs_tables": runs_tables(report.runs),
         "summary": summary.summary_table(comparisons, blocks, environments),
@@ -254,7 +345,7 @@ def report_documents(report: Report) -> ReportDocuments:
         "left_out": comparison.left_out(comparisons),
         "has_manual": any(run.format == "manual" for run in report.runs),
         "checks": checks_summary(report.runs),
-        "environments": environments_side_by_side(report.environment_pages),
+        "environments": environment_tables(report.environment_pages, comparisons, blocks),
     }
     raw_index = {entry["source"]: number for number, entry in enumerate(document["raw_files"])}
     runs = {run.id: run_page(run, raw_index[run.source.path], facts.get(run.environment)) for run in report.runs}

@@ -66,15 +66,16 @@ def _reference(source: Source, arguments: list[str]) -> tuple[str | None, str]:
     return source.slug, cited
 
 
-def _run(source: Source, match: re.Match[str], name: str, slug: str | None, run_id: str) -> Citation:
-    if not run_id:
+def _run(source: Source, match: re.Match[str], name: str, slug: str | None, cited_id: str) -> Citation:
+    if not cited_id:
         raise ExportError("the run to cite is missing: give its id (REPORT ID outside the report's page)")
     cited = report(source, slug) if slug else None
     if cited is None:
-        raise ExportError(f'unknown run "{run_id}" (there is no report "{slug}")')
-    if run_id not in cited.titles:
+        raise ExportError(f'unknown run "{cited_id}" (there is no report "{slug}")')
+    run_id = cited.run_id(cited_id)  # an id the run had before is the run, as on the wiki (cited-run.html)
+    if run_id is None:
         hint = "a run's id is the last part of its page's address, /runs/REPORT/ID/"
-        raise ExportError(f'unknown run "{run_id}" in report "{slug}"; {hint}')
+        raise ExportError(f'unknown run "{cited_id}" in report "{slug}"; {hint}')
     page = run_page(cited, run_id)
     if name == "command" and not page.get("command"):
         why = "its numbers were typed by hand" if page.get("format") == "manual" else "its raw output does not show one"

@@ -27,6 +27,8 @@ PLOTLY = ASSETS / "vendor" / "plotly-cartesian.min.js"
 TEMPLATE = Path(__file__).with_name("report.html.j2")
 # An href or src that is not a fragment, an absolute address, or a data: or mailto: one.
 _LINK = re.compile(r'\b(href|src)="(?!#|[a-zA-Z][a-zA-Z0-9+.-]*:)([^"]*)"')
+# A markdown table's empty heading (its corner), as the wiki's render-table.html writes it: a plain cell.
+_EMPTY_HEADING = re.compile(r"<th((?:\s[^>]*)?)>\s*</th>")
 CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
 
@@ -80,6 +82,7 @@ class _Narrative:
             last = citation.end
         pieces.append(text[last:])
         rendered = markdown.markdown("".join(pieces), extensions=["tables", "fenced_code"], output_format="html")
+        rendered = _EMPTY_HEADING.sub(r"<td\1></td>", rendered)
         # The author's links are relative to the report's page on the wiki ("../other-report/"):
         # from a file attached to a ticket they must say where that page is.
         page = self.source.url(f"reports/{self.source.slug}/")
@@ -177,6 +180,7 @@ def page(source: Source) -> str:
         front=source.front,
         summary=" ".join(str(source.front.get("summary") or "").split()),
         verdicts=[(block["id"], block["title"], verdict(block)) for block in blocks if verdict(block)],
+        summary_table=source.views.get("summary"),
         since=source.since(),
         narrative=body,
         blocks=[block_view(source, block) for block in blocks],

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .. import datafile
+from .. import aliases, datafile
 from ..content import read_front_matter
 from ..ingest import PUBLISHED_RAW, PUBLISHED_RUNS
 from ..pages.index import report_date
@@ -49,7 +49,10 @@ class Source:
 
     @classmethod
     def load(cls, root: Path, slug: str, wiki: str | None = None) -> Source:
+        """The report `slug` names: its own, or the one that had that slug before (aliases.py)."""
         path = root / "content" / "reports" / slug / "index.md"
+        if not path.is_file() and (now := aliases.current_slug(root, slug)):
+            slug, path = now, root / "content" / "reports" / now / "index.md"
         if not path.is_file():
             known = sorted(p.parent.name for p in (root / "content" / "reports").glob("*/index.md"))
             raise ExportError(f"{path}: no such report; the reports are: {', '.join(known) or 'none'}")
@@ -108,6 +111,10 @@ class Source:
     def titles(self) -> dict[str, str]:
         return {entry["id"]: entry["title"] for entry in self.document["run_index"]}
 
+    def run_id(self, cited: str) -> str | None:
+        """The id now of the run this report knows as `cited`: its id, or one it had before (aliases.py)."""
+        return aliases.resolve_run(self.document, cited)
+
     def since(self) -> list[dict[str, Any]]:
         """The changes from an earlier report's runs to this one's, per environment and scenario
         (pages/history.py, through each environment's document)."""
@@ -140,8 +147,11 @@ def _other(root: Path, slug: str, wiki: str) -> Source | None:
 
 
 def report(source: Source, slug: str) -> Source | None:
-    """This report, or another of the same wiki (a narrative may cite it), or None."""
-    return source if slug == source.slug else _other(source.root, slug, source.wiki)
+    """This report, or another of the same wiki (a narrative may cite it, by its slug or one it had), or None."""
+    if slug == source.slug:
+        return source
+    other = _other(source.root, slug, source.wiki)
+    return source if other is not None and other.slug == source.slug else other  # its own former slug
 
 
 def run_page(source: Source, run_id: str) -> dict[str, Any]:

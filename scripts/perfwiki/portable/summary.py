@@ -37,6 +37,29 @@ def _cell(source: Source, cell: Cell) -> str:
     )
 
 
+def _summary_table(source: Source) -> list[str]:
+    """The report's one row per environment (pages/summary.py) as a markdown table, when it has one."""
+    summary = source.views.get("summary")
+    if not summary:
+        return []
+    lines = [
+        "| Environment | Against the baseline | Faster / slower / even | Left out |",
+        "|---|---|---|---|",
+    ]
+    for group in summary["groups"]:
+        lines.append(f"| **{_escaped(group['title'])}** (against {group['baseline']}; {group['metric']}) | | | |")
+        for row in group["rows"]:
+            said = f"{row['mean']} ({row['said']})" if row.get("mean") else "no like-for-like result"
+            manual = " *manual*" if row.get("manual") else ""
+            left = f"{row['left_out']}" + (f" ({row['artefact']})" if row.get("artefact") else "")
+            lines.append(
+                f"| {row['environment']}{manual} | {said} over {row['scenarios']} scenario"
+                f"{'s' if row['scenarios'] != 1 else ''} | "
+                f"{row['better']} / {row['worse']} / {row['even']} | {left if row['left_out'] else 'none'} |"
+            )
+    return lines + [""]
+
+
 def _block(source: Source, block: dict[str, Any]) -> list[str]:
     """The block's verdict and table. A table wider than it is long is turned on its side (a row per
     scenario, a column per environment), so it stays readable in a ticket's narrow column."""
@@ -140,7 +163,12 @@ def summary(source: Source) -> str:
     blocks = source.views.get("blocks", [])
     verdicts = [(block, verdict(block)) for block in blocks if verdict(block)]
     if verdicts:
-        lines += ["## At a glance", ""] + [f"- **{block['title']}**: {said}" for block, said in verdicts] + [""]
+        lines += (
+            ["## At a glance", ""]
+            + _summary_table(source)
+            + [f"- **{block['title']}**: {said}" for block, said in verdicts]
+            + [""]
+        )
     narrative = _narrative(source)
     if narrative:
         lines += ["## Notes", "", narrative, ""]

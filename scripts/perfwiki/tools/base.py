@@ -18,7 +18,7 @@ from typing import Any
 
 from .. import units
 from ..findings import Check, Evidence, Finding, by_severity
-from ..model import Run
+from ..model import Run, slug
 from .programs import PROGRAMS
 
 
@@ -155,8 +155,25 @@ class Tool:
         return bool(fits and fits(report, command))
 
     def run_name(self, run: Run) -> str:
-        """What a run calls itself, for its id."""
+        """What a run calls itself: its label, else the tool's name."""
         return run.label or self.name
+
+    def name_contradictions(self, run: Run, name: str) -> list[str]:
+        """What `name` says about the run that its parameters deny ('says random, ran rw=read')."""
+        return []
+
+    def name_from_params(self, run: Run) -> str:
+        """A name that says what the run did, for when its own says nothing true: the tool's name."""
+        return self.name
+
+    def id_name(self, run: Run) -> str:
+        """The name a run's id is made from: its own (`run_name`) when that says something (a label
+        in Chinese alone has no letters an id can keep) and nothing its parameters deny, else
+        `name_from_params`. An id is an address people cite: it must not say what the run is not."""
+        name = self.run_name(run)
+        if slug(name) and not self.name_contradictions(run, name):
+            return name
+        return self.name_from_params(run)
 
     # -- comparing ------------------------------------------------------------------------
 

@@ -15,6 +15,7 @@ import {
   scaleOf,
   significant,
   text,
+  tickText,
 } from "./format.js";
 
 // The look every chart shares; each kind below adds only what is its own.
@@ -29,26 +30,117 @@ const present = (value) => value !== null && value !== undefined;
 const top = (values) => Math.max(0, ...values.filter(present));
 const countTicks = (scale, largest) => (COUNT_UNITS.has(scale.unit) && largest >= 10000 ? { tickformat: "~s" } : {});
 
+// WCAG 2 relative luminance of a "#rgb" or "#rrggbb" colour.
+function luminance(colour) {
+  const hex = colour.length === 4 ? colour.replace(/[0-9a-f]/gi, (d) => d + d) : colour;
+  const [r, g, b] = [1, 3, 5].map((at) => {
+    const c = parseInt(hex.slice(at, at + 2), 16) / 255;
+    return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  });
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+}
+
+// The text colour for a value printed on a bar of `colour`: black or white, whichever stands out
+// more. One of the two always reaches 4.58:1 (WCAG AA asks 4.5), whatever the bar and the scheme;
+// plotly's own choice put white on the report palette's mid tones, at 3.2 to 4.3:1.
+function onColour(colour) {
+  if (!/^#([0-9a-f]{3}){1,2}$/i.test(colour || "")) return undefined; // plotly's own choice
+  const l = luminance(colour);
+  return (l + 0.05) / 0.05 >= 1.05 / (l + 0.05) ? "#000000" : "#ffffff";
+}
+
+// A log axis over `values` (display units, in a title's words `what (label)`): ticks at the fewest
+// marks per decade (1; 1, 2, 5; 1, 2, 3, 5; every digit) that put three labels or more on the data,
+// so a range inside one decade is read too, printed as numbers ("50", never plotly's bare "5" of a
+// decade's minor tick). Under a 4x range a log axis shows nothing a linear one does not: linear then.
+const MANTISSAS = [[1], [1, 2, 5], [1, 2, 3, 5], [1, 2, 3, 4, 5, 6, 7, 8, 9]];
+function logAxis(values, what, label) {
+  const shown = values.filter((v) => present(v) && v > 0);
+  const lo = Math.min(...shown);
+  const hi = Math.max(...shown);
+  if (!shown.length || hi / lo < 4) return { type: "linear", title: { text: `${what} (${label})` } };
+  const pad = 0.04 * Math.log10(hi / lo);
+  const range = [Math.log10(lo) - pad, Math.log10(hi) + pad];
+  const marks = (mantissas) => {
+    const ticks = [];
+    for (let decade = Math.floor(range[0]); decade <= Math.ceil(range[1]); decade += 1) {
+      mantissas.forEach((m) => ticks.push(m * 10 ** decade));
+    }
+    return ticks.filter((v) => Math.log10(v) >= range[0] && Math.log10(v) <= range[1]);
+  };
+  // Every digit of a decade always puts three on a 4x range: the last choice is never short.
+  const enough = (ticks) => ticks.filter((v) => v >= lo && v <= hi).length >= 3;
+  const tickvals = MANTISSAS.map(marks).find(enough) || marks(MANTISSAS[MANTISSAS.length - 1]);
+  return {
+    type: "log",
+    range,
+    tickmode: "array",
+    tickvals,
+    ticktext: tickvals.map(tickText),
+    title: { text: `${what} (${label}, log)` },
+  };
+}
+
+// An axis of counts (retransmits): whole-number ticks, a 1-2-5 step of about a fifth of the largest.
+function countAxis(values) {
+  const largest = top(values);
+  const rough = Math.max(1, largest / 5);
+  const power = 10 ** Math.floor(Math.log10(rough));
+  const dtick = [1, 2, 5, 10].map((m) => m * power).find((step) => step >= rough);
+  return { tickmode: "linear", tick0: 0, dtick, range: [0, Math.max(largest, 1) * 1.05], separatethousands: true };
+}
+
 // The scale of a chart's numbers under the unit switch: as printed, SI or IEC (a unit
 // with one convention, such as ns or IOPS, keeps it whatever the switch says).
 function chartScale(chart, mode, values) {
   return scaleFor(values, chart.unit, mode === "si" || mode === "iec" ? mode : chart.printed || "iec");
 }
 
+// The end of a bar chart's value axis: 30% past the longest bar, and further where a value printed
+// beside its bar (one that does not fit inside it, or a hatched one) would run past the chart's
+// right edge, which plotly does not prevent: on a phone, beside environment names nearly as wide as
+// the chart, "0.682 ×" was cut off. The plot's width is the chart's less its margins and the widest
+// name, taken a little narrower than plotly will make it: too narrow only shortens the bars.
+const BAR_MARGIN = { t: 4, r: 16, b: 24, l: 8 };
+function valueRoom(numbers, texts, chart, view) {
+  let end = top(numbers) * 1.3 || 1;
+  if (!view.width || !view.measure) return end;
+  const manual = new Set(chart.manual || []);
+  const names = Math.max(0, ...chart.labels.map((label) => view.measure(`${label} `)));
+  const plot = view.width - BAR_MARGIN.l - BAR_MARGIN.r - names - 12;
+  // Lengthening the axis shortens every bar, which can put another value outside: a few rounds.
+  for (let round = 0; round < 4; round += 1) {
+    let needed = end;
+    numbers.forEach((v, i) => {
+      if (!present(v) || !texts[i]) return;
+      const width = view.measure(texts[i]);
+      const bar = (v / end) * plot;
+      const inside = !manual.has(i) && bar >= width + 6; // plotly pads a value 3 px each side
+      const room = plot + BAR_MARGIN.r - 4 - width; // beside it: 3 px of padding, 1 to spare
+      if (!inside && bar > room && room > 0) needed = Math.max(needed, (v * plot) / room);
+    });
+    if (needed === end) break;
+    end = needed;
+  }
+  return end;
+}
+
 // Horizontal bars, one per environment or scenario, each printing its value; a bar's
 // length is its value on a linear axis from zero; a dotted line marks the baseline.
-function bars(chart, mode) {
+// `view` is where it is drawn: {width in px, measure(text) in px}.
+function bars(chart, mode, view) {
   const values = chart.series[0].values;
   const scale = chartScale(chart, mode, values);
   const numbers = values.map((v) => number(scale, v));
+  const texts = values.map((v) => text(scale, v));
   const largest = top(numbers);
   const layout = {
     height: 40 + BAR_HEIGHT_PX * Math.max(values.length, 1),
-    margin: { t: 4, r: 16, b: 24, l: 8 },
+    margin: { ...BAR_MARGIN },
     showlegend: false,
     bargap: 0.3,
     xaxis: {
-      range: [0, largest * 1.3 || 1], // room past the longest bar for its printed value
+      range: [0, valueRoom(numbers, texts, chart, view)],
       exponentformat: "none",
       separatethousands: true,
       ...countTicks(scale, largest), // 10k, 20k: five-digit ticks run together on a phone
@@ -79,8 +171,12 @@ function bars(chart, mode) {
     orientation: "h",
     y: chart.labels,
     x: numbers,
-    text: values.map((v) => text(scale, v)),
-    textposition: "auto", // outside a short bar, inside the end of a long one: never cut off
+    text: texts,
+    // Inside the end of a bar it fits, else beside it; always beside a hatched one, whose stripes
+    // would leave the page showing behind the text.
+    textposition: values.map((_, i) => (manual.has(i) ? "outside" : "auto")),
+    // Inside, black or white for the bar's colour; outside, the theme's text on the page.
+    insidetextfont: { color: chart.colours.map(onColour) },
     cliponaxis: false,
     // A value typed by hand, with no raw output behind it, is hatched.
     marker: { color: chart.colours, pattern: { shape: values.map((_, i) => (manual.has(i) ? "/" : "")), solidity: 0.5 } },
@@ -128,8 +224,17 @@ function sweep(chart, mode) {
 // Several series with a legend above the plot: percentile ladders, buckets, iterations, intervals.
 // Above, not under: on a phone the x axis's rotated category labels ran into a legend below it.
 const LEGEND = { orientation: "h", x: 0, xanchor: "left", y: 1, yanchor: "bottom" };
+// Every axis makes room for its tick labels and puts its title beyond them: with a fixed margin,
+// a title was drawn across the tick labels (iperf3's "seconds", mbw's "iteration" on a phone).
 function lines(traces, layout) {
-  return { data: traces, layout: { margin: MARGIN, legend: LEGEND, ...layout } };
+  const spaced = { margin: MARGIN, legend: LEGEND, ...layout };
+  Object.keys(spaced)
+    .filter((key) => /^[xy]axis\d*$/.test(key))
+    .forEach((key) => {
+      const axis = spaced[key];
+      spaced[key] = { automargin: true, ...axis, ...(axis.title ? { title: { standoff: 6, ...axis.title } } : {}) };
+    });
+  return { data: traces, layout: spaced };
 }
 
 // fio completion-latency percentiles (p1 ... p99.99) on a log axis, one line per series
@@ -150,8 +255,8 @@ function ladder(chart) {
   }));
   return lines(traces, {
     showlegend: chart.series.length > 1,
-    yaxis: { title: { text: `completion latency (${unit})` }, type: "log", dtick: 1 }, // decades: "5" could be 50 or 0.5
-    xaxis: { type: "category", automargin: true },
+    yaxis: logAxis(traces.flatMap((t) => t.y), "completion latency", unit),
+    xaxis: { type: "category" },
   });
 }
 
@@ -224,12 +329,7 @@ function bins(chart) {
   });
   return lines(traces, {
     showlegend: chart.series.length > 1,
-    xaxis: {
-      type: "log",
-      dtick: 1, // a label per decade only: between them plotly prints bare digits
-      title: { text: `completion latency (${scale.label}, log scale)`, standoff: 6 },
-      automargin: true,
-    },
+    xaxis: logAxis(traces.flatMap((t) => t.x), "completion latency", scale.label),
     yaxis: { title: { text: "% of I/Os" }, ticksuffix: "%", rangemode: "tozero" },
   });
 }
@@ -270,7 +370,7 @@ function iterations(chart, mode) {
   }));
   // No showlegend: plotly's default, a legend as soon as there are two methods.
   return lines(traces, {
-    xaxis: { title: { text: "iteration" }, dtick: 1 },
+    xaxis: { title: { text: "iteration" }, tick0: 0, dtick: 1 }, // whole iterations
     yaxis: { title: { text: scale.label }, rangemode: "tozero" },
   });
 }
@@ -297,16 +397,20 @@ function intervals(chart) {
     margin: { t: 16, r: 56, b: 16, l: 72 },
   };
   if (chart.series.some((s) => s.retransmits)) {
-    layout.yaxis2 = { title: { text: "retransmits" }, overlaying: "y", side: "right", rangemode: "tozero" };
+    // Whole retransmits on ticks of their own: plotly's default for an overlaid axis puts them where
+    // the throughput's gridlines fall (540, 1090, 1630), fractions on a small count. No second grid.
+    const counts = chart.series.flatMap((s) => s.retransmits || []);
+    layout.yaxis2 = { title: { text: "retransmits" }, overlaying: "y", side: "right", showgrid: false, ...countAxis(counts) };
   }
   return lines(traces, layout);
 }
 
 const KINDS = { bars, sweep, ladder, histogram, iterations, intervals, timeline, bins, trend };
 
-// The plotly figure of one chart under the unit switch's `mode` (printed, si, iec).
-export function figure(chart, mode = "printed") {
-  return KINDS[chart.kind](chart, mode);
+// The plotly figure of one chart under the unit switch's `mode` (printed, si, iec), for the
+// `view` it is drawn in ({width, measure}; without one, as if wide enough for every value).
+export function figure(chart, mode = "printed", view = {}) {
+  return KINDS[chart.kind](chart, mode, view);
 }
 
 // Only charts of byte quantities change with the unit switch.
@@ -341,12 +445,44 @@ const CONFIG = { responsive: true, displaylogo: false, displayModeBar: false };
 
 // Every figure drawn, by element id, as built: tests/browser checks them against plotly's schema.
 window.perfwikiFigures = {};
+// Every element drawn into, the compare page's too, with its chart and width: all are re-themed when
+// the colour scheme changes, and bar charts drawn again when their width does (valueRoom).
+const drawn = new Map();
+
+// The width of a text in the font and size plotly prints it with (the theme's, its default 12 px).
+const canvas = document.createElement("canvas").getContext("2d");
+function measurer() {
+  canvas.font = `12px ${themeLayout().font.family}`;
+  return (shown) => canvas.measureText(shown).width;
+}
 
 function draw(element, chart) {
-  const spec = figure(chart, document.documentElement.dataset.units || "printed");
+  const view = { width: element.clientWidth, measure: measurer() };
+  const spec = figure(chart, document.documentElement.dataset.units || "printed", view);
   window.perfwikiFigures[element.id] = JSON.parse(JSON.stringify(spec));
+  drawn.set(element, { chart, width: view.width });
   return Plotly.react(element, spec.data, themed(spec.layout), CONFIG);
 }
+
+// What was drawn and is still on the page (compare.js replaces its chart when the selection changes).
+function stillShown() {
+  [...drawn.keys()].filter((element) => !element.isConnected).forEach((element) => drawn.delete(element));
+  return drawn;
+}
+
+window.matchMedia("(prefers-color-scheme: dark)").addEventListener("change", () => {
+  stillShown().forEach((_, element) => element.layout && Plotly.relayout(element, themed(element.layout)));
+});
+
+let resized;
+window.addEventListener("resize", () => {
+  clearTimeout(resized);
+  resized = setTimeout(() => {
+    stillShown().forEach(({ chart, width }, element) => {
+      if (chart.kind === "bars" && element.clientWidth !== width) draw(element, chart);
+    });
+  }, 150);
+});
 
 // One chart drawn from a spec made in the page (the compare page's), as the others are drawn.
 export function drawChart(element, chart) {
@@ -407,10 +543,6 @@ function drawAll() {
     const chart = await withNumbers(element, JSON.parse(node.textContent));
     draw(element, chart);
     if (switches(chart)) document.addEventListener("perfwiki:units", () => draw(element, chart));
-  });
-  const scheme = window.matchMedia("(prefers-color-scheme: dark)");
-  scheme.addEventListener("change", () => {
-    plots.forEach((element) => element.layout && Plotly.relayout(element, themed(element.layout)));
   });
 }
 

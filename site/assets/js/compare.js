@@ -202,7 +202,8 @@ function scenarioRow(scenario, metric, how, ratios, refused) {
     let verdict = "";
     if (!best && env !== reference && up !== null && !even(up)) verdict = up > 1 ? "better" : "worse";
     const shown = ratio === null || env === reference ? "" : el("span", { class: "rel" }, ` ${ratioText(ratio)}`);
-    row.append(el("td", verdict ? { class: verdict } : {}, runLink(cell, text(scale, values[i])), repeats, shown));
+    const typed = cell.manual ? el("span", { class: "badge", title: "typed by hand, no raw output" }, "manual") : "";
+    row.append(el("td", verdict ? { class: verdict } : {}, runLink(cell, text(scale, values[i])), repeats, " ", typed, shown));
   });
   return row;
 }

@@ -55,6 +55,12 @@ export function significant(value) {
   return fixed(value, 2 - exponent);
 }
 
+// A round value an axis labels (a log axis's 1-2-5 ticks: 0.1, 0.5, 20, 1,000): its own digits and no
+// more. Not a measurement, so not three significant digits: "0.500" would claim a precision.
+export function tickText(value) {
+  return Math.abs(value) >= 1000 ? whole(value) : String(Number(value.toPrecision(3)));
+}
+
 // A measured number in its display unit: whole when it is exactly whole, else three digits (units._number).
 export const numberText = (value) => (Number.isInteger(value) ? whole(value) : significant(value));
 

@@ -14,6 +14,20 @@ function loadPagefind(base) {
   });
 }
 
+// The search field's name, on screen and for screen readers: a <label for>, because a placeholder
+// is gone once one types and is no label to many screen readers. Added here, beside the #search
+// element the field is drawn in, since the field exists only once this script has drawn it.
+const LABEL = "Search reports, environments, runs and commands";
+
+function labelled(element, input) {
+  input.id = "search-input";
+  const label = document.createElement("label");
+  label.htmlFor = input.id;
+  label.className = "search__label";
+  label.textContent = LABEL;
+  element.before(label);
+}
+
 function words(text) {
   return text.toLowerCase().split(/\s+/).filter(Boolean);
 }
@@ -23,12 +37,12 @@ function fallback(element, entries) {
   input.type = "search";
   input.className = "search__input";
   input.placeholder = "label, environment, tool or a command fragment";
-  input.setAttribute("aria-label", "Search");
   const status = document.createElement("p");
   status.className = "muted search__status";
   const list = document.createElement("ol");
   list.className = "search__results";
   element.replaceChildren(input, status, list);
+  labelled(element, input);
   const haystacks = entries.map((entry) => entry.text.toLowerCase());
   const show = () => {
     const wanted = words(input.value);
@@ -85,6 +99,8 @@ window.addEventListener("DOMContentLoaded", () => {
       style.href = `${base}pagefind-ui.css`;
       document.head.appendChild(style);
       const ui = new PagefindUI({ element: "#search", showSubResults: true, showImages: false });
+      const input = element.querySelector(".pagefind-ui__search-input"); // drawn by the constructor
+      if (input) labelled(element, input);
       const query = new URLSearchParams(location.search).get("q");
       if (query) ui.triggerSearch(query); // a search can be linked: /search/?q=windowsaio
     })

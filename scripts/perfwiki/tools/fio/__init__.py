@@ -13,7 +13,7 @@ from typing import Any
 from ...findings import Evidence, Finding
 from ...model import Run
 from ..base import Metric, Tool
-from . import checks, pages, parser
+from . import checks, names, pages, parser
 from .options import depth_text, effective_depth
 
 
@@ -130,6 +130,14 @@ class Fio(Tool):
         if jobs and jobs[0].get("name"):
             return str(jobs[0]["name"])
         return super().run_name(run)
+
+    def name_contradictions(self, run: Run, name: str) -> list[str]:
+        """What a job name says about the job that its rw, bs, iodepth or I/O mode deny (names.py)."""
+        return names.contradictions(run, name, io_mode(run.params))
+
+    def name_from_params(self, run: Run) -> str:
+        """'4k-seq-read': the block size and rw= mode, for a job whose name contradicts them."""
+        return names.name_from_params(self, run)
 
     def parts(self, run: Run) -> list[str | None]:
         """The directions that did I/O: a randrw run is a read result and a write result."""

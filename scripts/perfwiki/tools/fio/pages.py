@@ -83,7 +83,7 @@ def result_tables(run: Run) -> list[dict[str, Any]]:
             {
                 "title": f"Latency: {title}",
                 "id": f"latency-{anchor}-{direction}",
-                "columns": ["", "min", "mean", "max", "stdev"],
+                "columns": ["Latency", "min", "mean", "max", "stdev"],  # slat, clat, lat: never an empty heading
                 "rows": [_stats_row(kind, metrics.get(f"{kind}_ns")) for kind in ("slat", "clat", "lat")],
             }
         )
