@@ -48,7 +48,7 @@ def test_buffered_reads_of_a_warm_small_file_are_the_page_cache():
     found = checks(buffered)
     # 409k IOPS buffered against 23.0k direct: 17.8× is RAM, not the virtio disk.
     assert found["buffered-over-direct"]["message"].startswith(
-        "buffered reads ran 17.8× the same workload with direct I/O on this environment (409k against 23k IOPS)"
+        "buffered reads ran 17.8× the same workload with direct I/O on this environment (409,000 against 23,000 IOPS)"
     )
     # 64 MiB file, 23Gi of RAM, invalidate=0: every read after the first pass is a hit.
     assert found["page-cache-read"]["message"].startswith("buffered reads of a 64 MiB file with 23Gi of RAM")
@@ -66,12 +66,13 @@ def test_a_result_above_the_link_is_a_cache():
     _, buffered = runs_of(PAGE_CACHE)
     # The same output, said to come from a SATA SSD: 1673 MB/s is more than SATA's 600 MB/s can carry.
     artefacts.check_over_link(buffered, build_vm(disk="sda, SATA SSD")["build-vm-vda"])
-    assert checks(buffered)["over-link"]["message"].startswith("1.674 GB/s is more than the 600 MB/s its link carries")
+    assert checks(buffered)["over-link"]["message"].startswith("1,674 MB/s is more than the 600 MB/s its link carries")
     (loopback,) = runs_of(LOOPBACK, "host")
     # iperf3 over loopback moved 19.6 Gbit/s: no 10 Gbit/s NIC carried that.
     host = artefacts.environments([{"id": "host", "kind": "baremetal", "facts": {"nic": "10000Mb/s"}}])["host"]
     artefacts.check_over_link(loopback, host)
-    assert checks(loopback)["over-link"]["message"].startswith("2.45 GB/s is more than the 1.25 GB/s its link carries")
+    said = checks(loopback)["over-link"]["message"]
+    assert said.startswith("2,450 MB/s is more than the 1,250 MB/s its link carries")
     # A memory benchmark is bounded by no NIC: the host's mbw copies at 3 GB/s and that is fine.
     (mbw,) = [run for run in extract_slice("vm-vs-bare-metal/raw/r730-host/mbw.md").runs]
     mbw.environment = "host"

@@ -48,7 +48,7 @@ def test_an_mbw_chart_carries_every_iteration_and_a_table_for_readers_without_ja
         "unit": "B/s",
         "series": [{"name": "MEMCPY", "values": [7.0e9, 7.2e9]}],
     }
-    assert chart["table"]["rows"] == [["0", "6.519 GiB/s"], ["1", "6.706 GiB/s"], ["AVG", "6.612 GiB/s"]]
+    assert chart["table"]["rows"] == [["0", "6,676 MiB/s"], ["1", "6,866 MiB/s"], ["AVG", "6,771 MiB/s"]]
 
 
 def test_no_chart_in_data_carries_a_plotly_layout(built_site):

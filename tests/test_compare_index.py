@@ -34,7 +34,11 @@ def test_a_scenario_holds_the_numbers_its_report_compares(compared):
         b for b in load_report(ROOT, "vm-vs-bare-metal")["views"]["blocks"] if b["id"].startswith("local-storage-iops")
     )
     column = [c["scenario"] for c in block["table"]["columns"]].index(RANDREAD)
-    shown = {row["environment"]: row["cells"][column]["text"] for row in block["table"]["rows"]}
+    # The formatted count (its `iec`, as the unit switch shows it), not fio's own "13.0k" the cell reads as.
+    shown = {
+        row["environment"]: row["cells"][column].get("iec", row["cells"][column]["text"])
+        for row in block["table"]["rows"]
+    }
     assert iops == {env: int(shown[env].replace(",", "")) for env in iops}
     assert iops == {
         "centos-vm-cache-none": 245,

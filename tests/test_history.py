@@ -31,7 +31,7 @@ def test_single_runs_are_flagged_beyond_the_threshold_by_the_metrics_direction()
     found = changes([run("c", 1000), run("a", 1000), run("b", 850)], dates)
     assert [(c["from"], c["to"], c["kind"]) for c in found] == [("a", "b", "regression"), ("b", "c", "improvement")]
     assert found[0]["text"].startswith("IOPS 1,000 → 850 (−15.0 %)")
-    assert "Mean completion latency 1000 µs → 1176 µs (+17.6 %)" in found[0]["text"]
+    assert "Mean completion latency 1,000 µs → 1,176 µs (+17.6 %)" in found[0]["text"]
     assert found[0]["noise"] == "beyond ±5 % (a single run shows no noise of its own)"
     assert changes([run("a", 1000), run("b", 950)], dates)[0]["kind"] == "noise"  # 5 %: one run's noise
 

@@ -62,9 +62,9 @@ def test_example_report_ingests_twelve_runs(site):
     raw_rows = [row for row in table["rows"] if row["cells"][0] == "nvme-raw"]
     assert raw_rows[0]["cells"][4:] == [  # the columns but the Label (the run page's title)
         "872",
-        {"si": "972 MB/s", "iec": "927 MiB/s"},  # as fio printed it, IEC: no text of its own (units.quantity)
-        "4476 ms",  # the column's one unit: its slowest run printed 6.946 s
-        "6946 ms",
+        {"text": "927MiB/s", "si": "972 MB/s", "iec": "927 MiB/s"},  # fio's token, shown "as printed"
+        "4,476 ms",  # 13.05 µs to 6,973 ms in one column, more than three decades: each cell its own prefix
+        "6,946 ms",
     ]
     (summary,) = document["views"]["blocks"]  # the authored summary; the rest was measured on nvme-raw alone
     # ext4 "faster" than the raw device under it, with direct I/O, is left out and said why (artefacts.py).

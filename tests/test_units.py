@@ -89,11 +89,11 @@ def test_rejects_what_is_not_a_rate(bad):
 
 
 def test_displays_carry_explicit_labels_and_missing_stays_missing():
-    assert units.format_bytes_per_s(972_029_952) == "927 MiB/s"
+    assert units.format_bytes_per_s(972_029_952) == "927 MiB/s"  # fio's 927MiB/s
     assert units.format_bytes_per_s(972_029_952, "si") == "972 MB/s"
-    assert units.format_ns(4_476_220_000) == "4.476 s"
-    assert units.format_ns(95_150) == "95.15 µs"
-    assert units.format_count(188_000) == "188k"
+    assert units.format_ns(4_476_220_000) == "4,476 ms"  # fio's avg=4476.22 (msec): four digits, as printed
+    assert units.format_ns(95_150) == "95.2 µs"  # avg=95.15 (usec), three significant digits
+    assert units.format_count(188_000) == "188,000"  # IOPS=188k, in full
     assert units.format_count(872) == "872"
     assert units.format_bytes_per_s(None) is None and units.format_ns(None) is None and units.format_count(None) is None
 
@@ -163,13 +163,18 @@ def test_fio_2x_sizes_are_powers_of_1024(value, prefix):
 
 
 def test_relative_values_read_as_percent_then_as_a_ratio_past_20x():
-    # The VM report's 4 KiB random reads against the host: 126 %, 1442 %, and a cache hit at 147x.
-    assert [units.format_relative(r) for r in (1.256, 0.8253, 14.42, 147.18)] == ["126%", "82.5%", "1442%", "147×"]
+    # The VM report's 4 KiB random reads against the host: 126 %, 1,442 %, and a cache hit at 147x.
+    assert [units.format_relative(r) for r in (1.256, 0.8253, 14.42, 147.18)] == ["126%", "82.5%", "1,442%", "147×"]
+    # In one column they read in one form: the cache hit makes it ×, three significant digits each.
+    column = units.ColumnUnits([1, 1.256, 0.8253, 14.42, 147.18], "IOPS", "iec", [1, 1.256, 0.8253, 14.42, 147.18])
+    assert [column.relative(r) for r in (1.256, 0.8253, 14.42, 147.18)] == ["1.26×", "0.825×", "14.4×", "147×"]
+    below = units.ColumnUnits([1, 1.256, 0.8253, 14.42], "IOPS", "iec", [1, 1.256, 0.8253, 14.42])
+    assert [below.relative(r) for r in (1.256, 0.8253, 14.42)] == ["126%", "82.5%", "1,442%"]
 
 
-def test_a_column_scale_keeps_one_prefix_and_four_digits():
-    scale = units.scale_for([981 * 1024, 1854 * 2**20], "B/s")
-    assert (scale.label, scale.text(981 * 1024), scale.text(1854 * 2**20)) == ("MiB/s", "0.958 MiB/s", "1854 MiB/s")
+def test_a_column_scale_keeps_one_prefix_within_three_decades():
+    scale = units.scale_for([9810 * 1024, 1854 * 2**20], "B/s")
+    assert (scale.label, scale.text(9810 * 1024), scale.text(1854 * 2**20)) == ("MiB/s", "9.58 MiB/s", "1,854 MiB/s")
     network = units.scale_for([9.41e9, 2.1e9], "bit/s")
     assert network.text(9.41e9) == "9.41 Gbit/s"  # three digits for networks, as iperf3 prints
     iops = units.scale_for([195, 28700], "IOPS")
@@ -187,4 +192,8 @@ def test_a_quantity_printed_in_iec_units_drops_its_text_and_one_printed_in_si_ke
     assert column.quantity(972_000_000) == {"si": "972 MB/s", "iec": "927 MiB/s"}
     assert column.caption() == {"si": "MB/s", "iec": "MiB/s"}
     assert units.ColumnUnits([972_000_000], "B/s", "si").caption() == {"text": "MB/s", "si": "MB/s", "iec": "MiB/s"}
-    assert units.ColumnUnits([12.5], "IOPS", "iec").quantity(12.5) == units.quantity_text("12.5")
+    assert units.ColumnUnits([12.5], "IOPS", "iec").quantity(12.5) == "12"  # a count is shown whole
+    # A token the tool printed is the text "as printed" shows; the switch still offers SI and IEC.
+    assert column.quantity(972_029_952, "927MiB/s") == {"text": "927MiB/s", "si": "972 MB/s", "iec": "927 MiB/s"}
+    assert units.shown(188_000, "IOPS", printed="188k") == {"text": "188k", "si": "188,000", "iec": "188,000"}
+    assert units.shown(872, "IOPS", printed="872") == "872"  # printed as shown: nothing to switch

@@ -53,15 +53,35 @@ def test_a_column_shows_every_value_with_one_prefix_in_each_convention():
         "baseline": "host",
         "columns": [{"title": "seq", "scenario": "s", "unit": "B/s", "higher_is_better": True, "refused": []}],
         "rows": [
-            {"environment": "host", "cells": [{"value": 981 * 1024, "relative": 1.0, "runs": ["a"], "n": 1}]},
-            {"environment": "vm", "cells": [{"value": 1854 * mib, "relative": 1935.0, "runs": ["b"], "n": 1}]},
+            {"environment": "host", "cells": [{"value": 9810 * 1024, "relative": 1.0, "runs": ["a"], "n": 1}]},
+            {"environment": "vm", "cells": [{"value": 1854 * mib, "relative": 193.5, "runs": ["b"], "n": 1}]},
         ],
     }
     table = comparison_view.comparison_table(comparison)
     host, vm = (row["cells"][0] for row in table["rows"])
-    assert (host["text"], vm["text"]) == ("0.958 MiB/s", "1854 MiB/s")  # not "981 KiB/s" next to "1.81 GiB/s"
-    assert (host["si"], vm["si"]) == ("1.005 MB/s", "1944 MB/s")
+    assert (host["text"], vm["text"]) == ("9.58 MiB/s", "1,854 MiB/s")  # not "9,810 KiB/s" next to "1.81 GiB/s"
+    assert (host["si"], vm["si"]) == ("10.0 MB/s", "1,944 MB/s")
     assert table["columns"][0]["unit"] == {"si": "MB/s", "iec": "MiB/s"}  # printed in IEC: no text of its own
+    assert vm["relative"] == "194×"
+
+
+def test_a_column_spanning_more_than_three_decades_gives_each_value_its_own_prefix():
+    """981 KiB/s beside 1854 MiB/s (1,935×): in one unit the first would read 0.958 MiB/s, a
+    number no tool prints; each keeps the prefix that gives it one to four digits."""
+    comparison = {
+        "id": "fio-bw",
+        "tool": "fio",
+        "baseline": "host",
+        "columns": [{"title": "seq", "scenario": "s", "unit": "B/s", "higher_is_better": True, "refused": []}],
+        "rows": [
+            {"environment": "host", "cells": [{"value": 981 * 1024, "relative": 1.0, "runs": ["a"], "n": 1}]},
+            {"environment": "vm", "cells": [{"value": 1854 * 2**20, "relative": 1935.0, "runs": ["b"], "n": 1}]},
+        ],
+    }
+    table = comparison_view.comparison_table(comparison)
+    host, vm = (row["cells"][0] for row in table["rows"])
+    assert (host["text"], vm["text"], host["si"], vm["si"]) == ("981 KiB/s", "1,854 MiB/s", "1,005 kB/s", "1,944 MB/s")
+    assert table["columns"][0]["unit"] == {"si": "kB/s–MB/s", "iec": "KiB/s–MiB/s"}  # the header says so
 
 
 def test_an_environment_page_names_its_closest_environments_not_every_one():

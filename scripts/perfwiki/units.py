@@ -15,6 +15,7 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
+from typing import Any
 
 from . import lazyre
 
@@ -268,7 +269,20 @@ def parse_fio_option_seconds(text: str) -> Number:
 
 
 # ---------------------------------------------------------------------------
-# Display: chosen at render time, always with an explicit SI or IEC label.
+# Display: the one number formatter. Every number a page, an export or a chart shows goes
+# through these rules (js/format.js is their port, held to them character for character):
+#
+# - a count (IOPS, events/s, retransmits) is shown whole, with thousands separators: 8,361;
+# - any other number shows three significant digits, trailing zeros kept (1.50×, 0.958 MiB/s,
+#   13.1 µs), and from 1,000 on the whole number (1,056 MiB/s): never an invented zero; an exact
+#   whole number is shown whole (4 KiB, 60 s), as no digit after its point is uncertain;
+# - one prefix per column or axis (Scale, ColumnUnits), the one that shows its largest value in
+#   at most four digits before the point, unless its values span more than three decades: then
+#   each value takes its own, the prefix that gives it one to four digits (772 ns, 1.20 ms);
+# - a ratio is a % of its baseline, or a × past 20× (format_relative), one form per column;
+# - "as printed" is the tool's own token ("1056MiB/s", "IOPS=13k"), kept by its parser at parse
+#   time (the `printed` maps of a run's metrics): a display of a value that has one takes it as
+#   its `text` (quantity), which the page's unit switch shows under "as printed".
 
 # The display strings of single values are kept: run pages show the same numbers again and
 # again (fio prints latency percentiles at its histogram's bucket values; the 156 distinct
@@ -276,14 +290,33 @@ def parse_fio_option_seconds(text: str) -> Number:
 _remembered = functools.lru_cache(maxsize=8192, typed=True)
 
 
-def _significant(value: float, digits: int = 4) -> str:
-    """A number with at most `digits` significant digits and no exponent."""
-    if value == 0:
-        return "0"
-    text = f"{value:.{digits}g}"
-    if "e" in text:
-        text = f"{value:.0f}"
-    return text
+def significant(value: float) -> str:
+    """A computed number to three significant digits, trailing zeros kept: 1.5 -> '1.50', 0.8253 ->
+    '0.825', 147.2 -> '147'; from 1000 on the whole number, 1056.4 -> '1,056'. No exponent ever:
+    999.7 -> '1,000', 0.0000123 -> '0.0000123'."""
+    if abs(value) >= 1000:
+        return f"{value:,.0f}"
+    text = f"{value:#.3g}"
+    if "e" in text:  # rounded up to 1000, or below 0.0001: fixed-point digits, three of them significant
+        exponent = int(text.partition("e")[2])
+        return f"{value:,.0f}" if exponent >= 3 else f"{value:.{2 - exponent}f}"
+    return text.rstrip(".")
+
+
+def ratio_text(factor: float) -> str:
+    """A speed factor or ratio, three significant digits: '1.50×', '23.2×', '147×', '1,442×'."""
+    return f"{significant(factor)}×"
+
+
+def whole(value: float) -> str:
+    """A count as shown everywhere: whole, with thousands separators ('92,251', '8,361' for 8361.46)."""
+    return f"{value:,.0f}"
+
+
+def _number(value: float) -> str:
+    """A measured number in its display unit: whole when it is exactly whole (4 KiB, 60 s, 1,056
+    MiB/s), else three significant digits (significant)."""
+    return whole(value) if float(value).is_integer() else significant(value)
 
 
 _PRINTED_NUMBER = lazyre.compile(r"\d+(?:[.,](\d+))?")
@@ -299,122 +332,6 @@ def last_digit(printed: str) -> float:
     return 10 ** -len(number.group(1) or "") / value
 
 
-@_remembered
-def format_bytes_per_s(value: Number | None, convention: str = "iec") -> str | None:
-    """927 MiB/s (IEC) or 972 MB/s (SI); None stays None (shown as missing, never 0)."""
-    if value is None:
-        return None
-    if convention == "iec":
-        steps, base = ["B/s", "KiB/s", "MiB/s", "GiB/s", "TiB/s"], 1024
-    else:
-        steps, base = ["B/s", "kB/s", "MB/s", "GB/s", "TB/s"], 1000
-    scaled = float(value)
-    index = 0
-    while scaled >= base and index < len(steps) - 1:
-        scaled /= base
-        index += 1
-    return f"{_significant(scaled)} {steps[index]}"
-
-
-@_remembered
-def format_bits_per_s(value: Number | None) -> str | None:
-    """Network rates in SI bits, the way iperf3 prints them: 8.33 Gbit/s."""
-    if value is None:
-        return None
-    for unit, factor in (("Tbit/s", 10**12), ("Gbit/s", 10**9), ("Mbit/s", 10**6), ("kbit/s", 10**3)):
-        if abs(value) >= factor:
-            return f"{_significant(value / factor, 3)} {unit}"
-    return f"{_significant(float(value), 3)} bit/s"
-
-
-def format_value(value: Number | None, unit: str) -> str | None:
-    """Any comparison value in its canonical unit, shown with an explicit label."""
-    if value is None:
-        return None
-    if unit == "B/s":
-        return format_bytes_per_s(value)
-    if unit == "bit/s":
-        return format_bits_per_s(value)
-    if unit == "ns":
-        return format_ns(value)
-    if unit in ("IOPS", "events/s"):
-        return format_count(value)
-    if unit == "count":
-        return str(int(value))
-    return _significant(float(value), 6)
-
-
-def byte_quantity(value: Number | None, unit: str, printed: str = "iec") -> dict[str, str] | str | None:
-    """A bytes or bytes/s value in both conventions, shown by default as the tool printed it (`printed`).
-
-    Returns {"text", "si", "iec"} for byte units (the page's unit toggle swaps them),
-    the plain display string for any other unit, and None when the value is missing.
-    """
-    if value is None:
-        return None
-    if unit not in ("B/s", "B"):
-        return format_value(value, unit)
-    suffix = unit == "B/s"
-    show = format_bytes_per_s if suffix else format_bytes
-    iec, si = show(value, "iec"), show(value, "si")
-    return quantity(si if printed == "si" else iec, si, iec)
-
-
-def quantity(text: str, si: str, iec: str) -> dict[str, str]:
-    """A byte quantity as documents hold it: {si, iec}, and its `text` only when that is not its IEC
-    spelling (a tool that printed SI prefixes). _partials/quantity.html shows `.text | default .iec`.
-    Made compact here, not by a pass over every document: that pass was 9 % of building a report."""
-    return {"si": si, "iec": iec} if text == iec else {"text": text, "si": si, "iec": iec}
-
-
-def quantity_text(shown: dict[str, str] | str) -> str:
-    """What a quantity (or a plain display string) reads as by default."""
-    if isinstance(shown, dict):
-        return shown["text"] if "text" in shown else shown["iec"]  # a plain {text} cell has no iec
-    return shown
-
-
-def format_relative(relative: float | None) -> str | None:
-    """value / baseline: 1.256 -> '126%', 0.8253 -> '82.5%'; past 20x a ratio reads better: 147.2 -> '147×'."""
-    if relative is None:
-        return None
-    if relative >= 20:
-        return f"{relative:.0f}×"
-    percent = relative * 100
-    return f"{percent:.0f}%" if percent >= 100 else f"{percent:.3g}%"
-
-
-def format_bytes(value: Number | None, convention: str = "iec") -> str | None:
-    rate = format_bytes_per_s(value, convention)
-    return rate[:-2] if rate else None
-
-
-@_remembered
-def format_ns(value: Number | None) -> str | None:
-    """A latency in the largest unit that keeps it >= 1: '4476 ms' style, µs for micro."""
-    if value is None:
-        return None
-    for unit, factor in (("s", 10**9), ("ms", 10**6), ("µs", 10**3)):
-        if abs(value) >= factor:
-            return f"{_significant(value / factor)} {unit}"
-    return f"{_significant(float(value))} ns"
-
-
-@_remembered
-def format_count(value: Number | None) -> str | None:
-    """IOPS and other counts: 872, 58.6k, 1.2M — the way fio itself abbreviates."""
-    if value is None:
-        return None
-    for suffix, factor in (("M", 10**6), ("k", 10**3)):
-        if abs(value) >= 10 * factor:
-            return f"{_significant(value / factor)}{suffix}"
-    return _significant(float(value), 6)
-
-
-# ---------------------------------------------------------------------------
-# One prefix per column or axis: a table column or a chart axis never mixes
-# "981 KiB/s" with "1.8 GiB/s"; every value in it is shown in the same unit.
-
 # unit -> the steps of its display prefixes: (label, factor), smallest first.
 _STEPS: dict[str, dict[str, tuple[tuple[str, float], ...]]] = {
     "B/s": {
@@ -427,80 +344,232 @@ _STEPS: dict[str, dict[str, tuple[tuple[str, float], ...]]] = {
     },
     "bit/s": {"si": (("bit/s", 1), ("kbit/s", 1e3), ("Mbit/s", 1e6), ("Gbit/s", 1e9), ("Tbit/s", 1e12))},
     "ns": {"si": (("ns", 1), ("µs", 1e3), ("ms", 1e6), ("s", 1e9))},
-    # Counts are shown whole, with thousands separators ("28,700", "195"), up to millions.
-    "IOPS": {"si": (("", 1), ("M", 1e6))},
-    "events/s": {"si": (("", 1), ("M", 1e6))},
+    # Counts have no prefix: shown whole, with thousands separators ("28,700", "1,200,000").
+    "IOPS": {"si": (("", 1),)},
+    "events/s": {"si": (("", 1),)},
+    "count": {"si": (("", 1),)},
 }
+COUNT_UNITS = ("IOPS", "events/s", "count")
 
 # The largest number a scaled column shows before it moves to the next prefix: four
 # digits, as fio prints "1854MiB/s" and "IOPS=8134"; three for networks, as iperf3 does.
-_LIMIT = {"bit/s": 1000, "IOPS": 1e7, "events/s": 1e7}
+_LIMIT = {"bit/s": 1000}
+
+# Past this ratio of its largest to its smallest value, a column or axis gives each value its own
+# prefix: in one unit, the smallest of "772 ns" and "1.20 ms" would read "0.000772 ms".
+PER_CELL_SPAN = 1000
 
 
 @dataclass(frozen=True)
 class Scale:
     """The one display unit of a column or axis: values are divided by `factor`, labelled `label`.
 
-    `unit` is the canonical unit ('B/s'); `label` the display unit ('MiB/s', 'µs', '' or 'M'
-    for counts such as IOPS, or the unit itself when it has no prefixes, as UnixBench's 'lps').
+    `unit` is the canonical unit ('B/s'); `label` the display unit ('MiB/s', 'µs', '' for counts
+    such as IOPS, or the unit itself when it has no prefixes, as UnixBench's 'lps'). A column whose
+    values span more than three decades is `per_cell`: an axis still uses `label` and `factor`, but
+    `text` gives each value its own prefix, in `convention`.
     """
 
     unit: str
     label: str
     factor: float
+    convention: str = "iec"
+    per_cell: bool = False
 
     @property
     def is_count(self) -> bool:
-        return self.unit in ("IOPS", "events/s")
+        return self.unit in COUNT_UNITS
 
     @property
     def axis_title(self) -> str:
-        """The unit an axis or a column caption states: 'MiB/s', 'IOPS', 'IOPS (M)'."""
-        if self.is_count:
-            return f"{self.unit} ({self.label})" if self.label else self.unit
-        return self.label
+        """The unit an axis or a column caption states: 'MiB/s', 'IOPS'."""
+        return self.unit if self.is_count else self.label
 
     def number(self, value: Number) -> float:
         return float(value) / self.factor
 
     def text(self, value: Number | None) -> str | None:
-        """'1854 MiB/s', '0.958 MiB/s', '188,000', '13.05 µs'; None stays None."""
-        if value is None:
-            return None
-        shown = _significant(self.number(value))
-        if self.is_count:
-            number = self.number(value)
-            return f"{number:,.0f}" if self.label == "" and abs(number) >= 100 else f"{shown}{self.label}"
-        return f"{shown} {self.label}" if self.label else shown
+        """'1,854 MiB/s', '0.958 MiB/s', '188,000', '13.1 µs'; None stays None."""
+        return None if value is None else _scaled_text(self, value)
 
     def said(self, value: Number) -> str | None:
         """The value in a sentence: counts name their unit ('82,493 IOPS'), others carry it."""
         shown = self.text(value)
-        return f"{shown} {self.unit}" if shown is not None and self.is_count else shown
+        return f"{shown} {self.unit}" if shown is not None and self.is_count and self.unit != "count" else shown
+
+
+@_remembered
+def _scaled_text(scale: Scale, value: Number) -> str:
+    """Scale.text, kept: a run page's columns show the same latencies and rates again and again."""
+    if scale.is_count:
+        return whole(float(value))
+    if scale.per_cell:
+        return value_text(value, scale.unit, scale.convention)
+    shown = _number(scale.number(value))
+    return f"{shown} {scale.label}" if scale.label else shown
+
+
+# The most values whose scale is kept: a table's column or a run's percentiles, not a chart's series.
+_KEPT_SCALE = 32
 
 
 def scale_for(values: list[Number | None], unit: str, convention: str = "iec") -> Scale:
-    """The prefix that shows the largest of `values` in at most four digits before the point.
+    """The prefix that shows the largest of `values` in at most four digits before the point, or
+    each value its own (`per_cell`) when they span more than three decades.
 
     `convention` is 'iec' or 'si' for byte units; other units have one convention.
     """
+    if len(values) <= _KEPT_SCALE:
+        return _kept_scale(tuple(values), unit, convention)
+    return _scale(values, unit, convention)
+
+
+@_remembered
+def _kept_scale(values: tuple[Number | None, ...], unit: str, convention: str) -> Scale:
+    return _scale(values, unit, convention)
+
+
+def _scale(values: Any, unit: str, convention: str) -> Scale:
     conventions = _STEPS.get(unit)
     if not conventions:
         return Scale(unit, unit, 1)
-    steps = conventions.get(convention) or next(iter(conventions.values()))
-    largest = max((abs(float(value)) for value in values if value is not None), default=0.0)
+    if convention not in conventions:
+        convention = next(iter(conventions))
+    steps = conventions[convention]
+    sizes = [abs(value) for value in values if value]  # None and 0 say nothing of the span
+    largest, smallest = (max(sizes), min(sizes)) if sizes else (0, 0)
     limit = _LIMIT.get(unit, 10_000)
     label, factor = next(((label, factor) for label, factor in steps if largest / factor < limit), steps[-1])
-    return Scale(unit, label, factor)
+    per_cell = len(steps) > 1 and smallest > 0 and largest / smallest > PER_CELL_SPAN
+    return Scale(unit, label, factor, convention, per_cell)
 
+
+@_remembered
+def value_text(value: Number | None, unit: str, convention: str = "iec") -> str | None:
+    """One value on its own, in the prefix that gives it one to four digits before the point (three
+    for bit/s): '1,056 MiB/s' (fio's 1056MiB/s, not 1.03 GiB/s), '772 ns', '941 µs', '8,361'; an
+    exact whole number of a larger prefix in that one: '4 KiB', '2 ms'."""
+    if value is None:
+        return None
+    conventions = _STEPS.get(unit)
+    if not conventions:
+        return f"{_number(value)} {unit}"  # a unit without prefixes, as Scale(unit, unit, 1) shows it
+    if unit in COUNT_UNITS:
+        return whole(value)
+    # What scale_for([value]).text(value) says, without making a Scale: most values are shown alone.
+    steps = conventions.get(convention) or next(iter(conventions.values()))
+    size, limit = abs(value), _LIMIT.get(unit, 10_000)
+    chosen = next((index for index, (_, factor) in enumerate(steps) if size / factor < limit), len(steps) - 1)
+    if size:
+        # An exact size or time reads in the largest prefix it is a whole number of: 4 KiB, 1 MiB,
+        # 16 GiB, 2 ms (a block size, a bucket edge), not 4,096 B.
+        for label, factor in steps[:chosen:-1]:
+            if size >= factor and size % factor == 0:
+                return f"{whole(value / factor)} {label}"
+    label, factor = steps[chosen]
+    return f"{_number(value / factor)} {label}"
+
+
+def format_bytes_per_s(value: Number | None, convention: str = "iec") -> str | None:
+    """1,056 MiB/s (IEC) or 1,107 MB/s (SI); None stays None (shown as missing, never 0)."""
+    return value_text(value, "B/s", convention)
+
+
+def format_bytes(value: Number | None, convention: str = "iec") -> str | None:
+    """4 KiB, 61.9 GiB (IEC) or 66.5 GB (SI)."""
+    return value_text(value, "B", convention)
+
+
+def format_bits_per_s(value: Number | None) -> str | None:
+    """Network rates in SI bits, three digits as iperf3 prints them: 9.41 Gbit/s, 941 Mbit/s."""
+    return value_text(value, "bit/s")
+
+
+def format_ns(value: Number | None) -> str | None:
+    """A latency in the unit that gives it one to four digits before the point: 772 ns, 1,500 µs, 13.7 ms."""
+    return value_text(value, "ns")
+
+
+def format_count(value: Number | None) -> str | None:
+    """IOPS and other counts, whole with thousands separators: 872, 58,600, 8,361 (for 8361.46)."""
+    return None if value is None else whole(float(value))
+
+
+def format_value(value: Number | None, unit: str) -> str | None:
+    """Any comparison value in its canonical unit, shown with an explicit label (a unit without
+    prefixes, as UnixBench's 'lps', shows its number alone)."""
+    if value is None:
+        return None
+    if unit in _STEPS:
+        return value_text(value, unit)
+    return _number(float(value))
+
+
+def quantity(text: str, si: str, iec: str) -> dict[str, str]:
+    """A switchable value as documents hold it: {si, iec}, and its `text` only when that is not its
+    IEC spelling (a tool that printed SI prefixes, or a token as the tool printed it: "1056MiB/s").
+    _partials/quantity.html shows `.text | default .iec`; the unit switch swaps in `si` or `iec`.
+    Made compact here, not by a pass over every document: that pass was 9 % of building a report."""
+    return {"si": si, "iec": iec} if text == iec else {"text": text, "si": si, "iec": iec}
+
+
+def shown(value: Number | None, unit: str, convention: str = "iec", printed: str | None = None) -> Any:
+    """One value as a page shows it: a quantity() for byte units (the switch swaps SI and IEC) and for
+    any value with a `printed` token (shown under "as printed"), else its display string; None stays None.
+
+    `convention` is how the tool prints byte prefixes; `printed` the exact text it printed for this
+    value, when one line of its output gave it (a run's `printed` map), which is then the `text`."""
+    if value is None:
+        return None
+    if unit in _BYTE_UNITS:
+        si, iec = value_text(value, unit, "si"), value_text(value, unit, "iec")
+        return quantity(printed or (si if convention == "si" else iec), si, iec)
+    said = format_value(value, unit)
+    return said if printed in (None, said) or said is None else quantity(printed, said, said)
+
+
+def byte_quantity(value: Number | None, unit: str, printed: str = "iec") -> dict[str, str] | str | None:
+    """A bytes or bytes/s value in both conventions, shown by default in the tool's (`printed`) convention:
+    {"text", "si", "iec"} for byte units, the display string for any other unit, None when missing."""
+    return shown(value, unit, printed)
+
+
+def quantity_text(shown: dict[str, str] | str) -> str:
+    """What a quantity (or a plain display string) reads as by default."""
+    if isinstance(shown, dict):
+        return shown["text"] if "text" in shown else shown["iec"]  # a plain {text} cell has no iec
+    return shown
+
+
+def relative_form(relatives: list[float | None]) -> str:
+    """How a column of ratios reads, one form for all its cells: '×' when any is 20× or more (a
+    cache hit at 147× reads better so than as 14,700 %), else '%'."""
+    return "×" if any(relative is not None and relative >= 20 for relative in relatives) else "%"
+
+
+def format_relative(relative: float | None, form: str | None = None) -> str | None:
+    """value / baseline, three significant digits: 1.256 -> '126%', 0.8253 -> '82.5%', 14.42 -> '1,442%';
+    in the × form (`form`, a column's relative_form; on its own, past 20×) 147.2 -> '147×', 0.8253 -> '0.825×'."""
+    if relative is None:
+        return None
+    if (form or relative_form([relative])) == "×":
+        return ratio_text(relative)
+    return f"{significant(relative * 100)}%"
+
+
+# ---------------------------------------------------------------------------
+# One prefix per column or axis: a table column or a chart axis never mixes
+# "981 KiB/s" with "1.8 GiB/s"; every value in it is shown in the same unit.
 
 _BYTE_UNITS = ("B/s", "B")
 
 
 class ColumnUnits:
-    """One prefix per column, in each convention the page's unit switch offers."""
+    """One prefix per column, in each convention the page's unit switch offers, and one form of ratio."""
 
-    def __init__(self, values: list[float | None], unit: str, printed: str):
+    def __init__(
+        self, values: list[float | None], unit: str, printed: str, relatives: list[float | None] | None = None
+    ):
         self.unit = unit
         self.printed = scale_for(values, unit, printed)
         self.alternatives = (
@@ -508,21 +577,38 @@ class ColumnUnits:
             if unit in _BYTE_UNITS
             else {}
         )
+        self.form = relative_form(relatives or [])
+        present = [abs(value) for value in values if value]
+        self._span = (min(present), max(present)) if self.printed.per_cell else None
 
-    def quantity(self, value: float | None) -> dict[str, str] | str | None:
-        """A quantity() for byte units (the switch swaps them), else the display string."""
+    def quantity(self, value: float | None, printed: str | None = None) -> dict[str, str] | str | None:
+        """A quantity() for byte units (the switch swaps them) and for a value with its `printed` token
+        (what the tool printed for it, shown under "as printed"), else the display string."""
         if value is None:
             return None
         if not self.alternatives:
-            return self.printed.text(value)
+            said = self.printed.text(value)
+            return said if printed in (None, said) or said is None else quantity(printed, said, said)
         return quantity(
-            self.printed.text(value), self.alternatives["si"].text(value), self.alternatives["iec"].text(value)
+            printed or self.printed.text(value),
+            self.alternatives["si"].text(value),
+            self.alternatives["iec"].text(value),
         )
+
+    def relative(self, relative: float | None) -> str | None:
+        """A cell's ratio to its baseline, in the column's one form ('82.5%' or '0.825×')."""
+        return format_relative(relative, self.form)
+
+    def _caption(self, scale: Scale) -> str:
+        if not (scale.per_cell and self._span):
+            return scale.axis_title
+        low, high = (scale_for([end], self.unit, scale.convention).label for end in self._span)
+        return low if low == high else f"{low}–{high}"  # each cell in its own prefix: the range of them
 
     def caption(self) -> dict[str, str] | str:
         """The unit the column's header states, switched with its numbers."""
         if not self.alternatives:
-            return self.printed.axis_title
+            return self._caption(self.printed)
         return quantity(
-            self.printed.axis_title, self.alternatives["si"].axis_title, self.alternatives["iec"].axis_title
+            self._caption(self.printed), self._caption(self.alternatives["si"]), self._caption(self.alternatives["iec"])
         )

@@ -20,20 +20,9 @@ import math
 from typing import Any
 
 from . import noise, units
+from .units import ratio_text, significant  # the one number formatter: '1.50×', '14.2 %'
 
 Entry = tuple[float, dict[str, Any], dict[str, Any]]  # (speed factor, column, cell)
-
-
-def significant(value: float) -> str:
-    """A computed number to three significant digits, trailing zeros kept: 1.5 -> '1.50', 147.2 -> '147'."""
-    if abs(value) >= 1000:
-        return f"{value:,.0f}"
-    return f"{value:#.3g}".rstrip(".")
-
-
-def ratio_text(factor: float) -> str:
-    """A speed factor as a number, three significant digits: '1.50×', '23.2×', '147×'."""
-    return f"{significant(factor)}×"
 
 
 def speed(factor: float, even: bool | None = None) -> str:

@@ -53,7 +53,7 @@ def expected_mean(env: str, reference: str) -> str:
 
 
 def three_digits(ratio: float) -> str:
-    return f"{float(f'{ratio:.3g}'):g}×"
+    return units.ratio_text(ratio)  # three significant digits, zeros kept, as every page says a ratio
 
 
 def test_picked_environments_side_by_side_against_a_baseline(page, base_url_local, artifacts):
@@ -104,7 +104,7 @@ def test_against_the_best_of_each_scenario(page, base_url_local):
     # 13,000 IOPS is the host's page cache, not a best: 245 is, and the host is 1.26 times slower.
     assert row_cells(page, RANDREAD) == [
         "195 1.26×",
-        "245 1×",
+        "245 1.00×",
         "13,000 not a speed result: served from the host's cache, not the disk",
     ]
     assert page.locator("#compare-ref").input_value() == "best"

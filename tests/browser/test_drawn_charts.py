@@ -74,15 +74,17 @@ def test_a_sweep_draws_its_metric_against_the_parameter_in_the_chosen_units(page
     plot = charts.line_panel("chart-x", points, "B/s", "iec", "queue depth")["plot"]
     page.goto(base_url_local + "reports/nvme-raw-vs-ext4/")
     page.wait_for_function("window.perfwikiCharts !== undefined")
+    drawn = [value for _, value in points]  # 980 KiB/s to 1,800 MiB/s: more than three decades, each its own prefix
     for mode, scale in (
-        ("printed", units.scale_for([1887436800.0], "B/s", "iec")),
-        ("si", units.scale_for([1887436800.0], "B/s", "si")),
+        ("printed", units.scale_for(drawn, "B/s", "iec")),
+        ("si", units.scale_for(drawn, "B/s", "si")),
     ):
         spec = page.evaluate("([plot, mode]) => window.perfwikiCharts.figure(plot, mode)", [plot, mode])
         go.Figure(spec)
         (line,) = spec["data"]
         assert line["x"] == ["1", "4", "32"]  # a missing point is left out, never drawn as 0
         assert line["text"] == [scale.text(v) for _, v in points if v is not None]
+        assert line["text"][0] == ("980 KiB/s" if mode == "printed" else "1,004 kB/s")  # not 0.957 MiB/s
         assert line["y"] == pytest.approx([scale.number(v) for _, v in points if v is not None])
         assert spec["layout"]["xaxis"]["title"]["text"] == "queue depth"
     # Drawn as a page draws it, at a phone's width and a desktop's: its title clear of its tick labels.
@@ -113,13 +115,16 @@ AXES = [
     ("B/s", "si", [972029952, 1943000000]),
     ("B/s", "iec", [1003520, 1887436.8, 0]),
     ("B/s", "iec", [1294467072]),  # exactly 1234.5 MiB/s: a tie, which Python rounds to even
-    ("B", "si", [58.5e9, 1e3, 999]),
+    ("B", "si", [58.5e9, 1e3, 999]),  # 58.5 million times apart: each value its own prefix
     ("bit/s", "si", [9.41e9, 941e6, 12345]),
-    ("ns", "si", [120000, 2540000, 93, 131649000]),
+    ("ns", "si", [120000, 2540000, 93, 131649000]),  # 93 ns beside 132 ms: per cell
+    ("ns", "si", [13049.72, 4476220000, 21725850]),  # seed 000's mean clat column: 13.0 µs … 4,476 ms
+    ("ns", "si", [502000, 2540000, 47973000]),  # r730-host's percentiles, 96× apart: one unit, ms
     ("ns", "si", [0.5, 7]),
     ("IOPS", "si", [29283, 872, 188000, 193000]),
     ("IOPS", "si", [12.5, 99.99]),
-    ("IOPS", "si", [1.2e7, 3e5]),
+    ("IOPS", "si", [1.2e7, 3e5]),  # counts in full, no M
+    ("IOPS", "si", [8361.463854, 92250.737463]),  # fio JSON's IOPS: shown whole
     ("events/s", "si", [1234.5678]),
     ("lps", "si", [4521.3, 12.25]),
 ]
@@ -138,13 +143,20 @@ def test_the_browser_prints_numbers_as_units_py_does(page, base_url_local):
             [values, unit, convention],
         )
         assert shown == {"title": scale.axis_title, "texts": [scale.text(v) for v in values]}, (unit, values)
-    latencies = [93, 1000, 948000, 4351590, 131649000, 2.5e9, 0.5]  # bucket edges and percentiles
+    # One value on its own: bucket edges and percentiles; an exact whole of a larger prefix in it (2 ms).
+    latencies = [93, 772, 1000, 948000, 2000000, 2540000, 4351590, 131649000, 2.5e9, 0.5]
     assert page.evaluate("ns => ns.map(window.perfwikiFormat.nanoseconds)", latencies) == [
         units.format_ns(ns) for ns in latencies
     ]
     rates = [9.41e9, 941e6, 1e3, 999.5, 0]
     assert page.evaluate("rates => rates.map(window.perfwikiFormat.bitsPerSecond)", rates) == [
         units.format_bits_per_s(r) for r in rates
+    ]
+    # Three significant digits, zeros kept, whole from 1,000: ratios and means as the compare page prints
+    # them. 13.05 is 13.0500000000000007 as a double (13.1); 1.125 and 1234.5 are exact ties (to even).
+    computed = [1.5, 0.8253, 147.18, 14.42, 999.7, 0.0000123, 13.05, 1.125, 1234.5, 1.0004329, 0.14440]
+    assert page.evaluate("xs => xs.map(x => window.perfwikiFormat.significant(x))", computed) == [
+        units.significant(x) for x in computed
     ]
 
 
@@ -153,7 +165,7 @@ def test_a_comparison_panel_prints_its_bars_in_one_unit_and_hatches_the_typed_on
     (bars,) = drawn["chart-raw-device-summary-1"]["data"]
     assert bars["y"] == ["nvme-raw (baseline)", "nvme-ext4 (typed)"]
     # fio printed 927MiB/s; the typed 1943 MB/s is shown in the same unit as its neighbour.
-    assert bars["text"] == ["927 MiB/s", "1853 MiB/s"]
+    assert bars["text"] == ["927 MiB/s", "1,853 MiB/s"]
     assert bars["marker"]["pattern"]["shape"] == ["", "/"]
     (baseline,) = drawn["chart-raw-device-summary-1"]["layout"]["shapes"]
     assert baseline["x0"] == pytest.approx(927)

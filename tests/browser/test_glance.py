@@ -171,7 +171,7 @@ def test_a_manual_run_shows_what_it_has_and_no_empty_sections(page, base_url_loc
     text = page.locator("main").inner_text()
     assert page.locator("#command-heading").count() == 0 and page.locator("#reproduce-heading").count() == 0
     assert "typed by hand" in text
-    assert page.locator(".headline-numbers dd").first.inner_text() == "1.81 GiB/s"
+    assert page.locator(".headline-numbers dd").first.inner_text() == "1,853 MiB/s"  # typed: no printed token
     for table in page.locator("main table").all():  # no table of nothing but n/a
         cells = table.locator("tbody td").all_inner_texts()
         assert any(cell.strip() not in ("", "n/a") for cell in cells)
@@ -203,7 +203,7 @@ def test_the_runs_index_filters_and_sorts_in_the_page(page, base_url_local):
     page.locator("button[data-sort='number']").click()  # descending: the fastest path first
     first = visible.first
     assert first.locator("td.key-results").inner_text().startswith("Throughput 9.")
-    assert "Gbit/s" in first.inner_text()
+    assert "Gbits/sec" in first.inner_text()  # as iperf3 printed it
     assert "sort=-number" in page.url
     page.goto(page.url)  # filters and sort restored from the address
     assert visible.count() == 7 and visible.first.inner_text() == first.inner_text()
@@ -219,7 +219,7 @@ def test_the_runs_index_sorts_runs_without_key_results_last_and_says_it_scrolls_
     page.set_viewport_size(PHONE)
     page.goto(f"{base_url_local}runs/?tool=fio&sort=-number", wait_until="networkidle")
     results = page.locator("#run-index tbody td.key-results")
-    assert results.first.inner_text().startswith("Bandwidth 2.5")  # fastest first, not the four without numbers
+    assert results.first.inner_text().startswith("Bandwidth 2,614 MiB/s")  # fastest first, not the four without numbers
     assert results.last.inner_text() == "none: see the run"
     # The rows arrive after the page loaded; the "scroll sideways" hint still appears.
     assert page.locator("#run-index").locator("xpath=..").get_attribute("class") == "table-wrap table-wrap--scrolls"
@@ -266,19 +266,19 @@ def test_the_unit_switch_redraws_charts_and_verdicts_too(page, base_url_local):
     page.reload(wait_until="networkidle")
     plot = page.locator("#chart-raw-device-summary-1")
     plot.locator("svg.main-svg").first.wait_for(state="visible")
-    assert plot.locator("text.bartext").all_text_contents() == ["927 MiB/s", "1853 MiB/s"]
+    assert plot.locator("text.bartext").all_text_contents() == ["927 MiB/s", "1,853 MiB/s"]
     page.locator("#unit-toggle").click()  # as printed -> SI
     page.wait_for_function(
         "document.querySelector('#chart-raw-device-summary-1 text.bartext').textContent === '972 MB/s'"
     )
-    assert plot.locator("text.bartext").all_text_contents() == ["972 MB/s", "1943 MB/s"]
+    assert plot.locator("text.bartext").all_text_contents() == ["972 MB/s", "1,943 MB/s"]
     assert page.locator("#chart-raw-device-summary-1-figure .panel__unit").inner_text().startswith("MB/s")
     ssd = page.context.new_page()
     ssd.goto(f"{base_url_local}reports/ssd-cloud-disks-lvm-raid/", wait_until="networkidle")  # remembered: SI
     verdict = ssd.locator("#cmp-hygon33-dd p.verdict").inner_text()
     assert "979 MB/s" in verdict  # dd prints SI; the chart and the table say the same
     ssd.locator("#unit-toggle").click()  # SI -> IEC
-    assert "933.6 MiB/s" in ssd.locator("#cmp-hygon33-dd p.verdict").inner_text()
+    assert "934 MiB/s" in ssd.locator("#cmp-hygon33-dd p.verdict").inner_text()
     ssd.evaluate("localStorage.clear()")
 
 

@@ -46,7 +46,7 @@ def test_report_chart_is_drawn_offline_without_console_errors(page, base_url_loc
     assert plot.locator("g.trace.bars g.point").count() == 2
     ticks = {text.strip() for text in plot.locator("g.ytick text").all_text_contents()}
     assert ticks == {"nvme-raw (baseline)", "nvme-ext4 (typed)"}  # typed by hand: said, and hatched
-    assert plot.locator("text.bartext").all_text_contents() == ["927 MiB/s", "1853 MiB/s"]
+    assert plot.locator("text.bartext").all_text_contents() == ["927 MiB/s", "1,853 MiB/s"]
     page.screenshot(path=str(artifacts / "report-nvme-raw-vs-ext4.png"), full_page=True)
     assert errors == []
     assert remote == []
@@ -160,14 +160,19 @@ def test_search_finds_a_command_fragment(page, base_url_local):
 def test_unit_toggle_switches_every_byte_quantity_and_remembers(page, base_url_local):
     errors, _ = watch(page)
     page.goto(f"{base_url_local}reports/vm-vs-bare-metal/")
-    first = page.locator(".quantity").first
+    first = page.locator(".quantity[data-iec$='B/s']").first
     printed = first.text_content()
     assert printed.endswith("iB/s")  # fio prints IEC units, so the page starts with them
+    # A count fio printed as "IOPS=28.7k" reads so under "as printed", and in full under SI or IEC.
+    count = page.locator("#cmp-local-storage-iops-of-the-physical-host-centos-vm-writeback-q4 .quantity").first
+    assert (count.text_content(), count.get_attribute("data-si")) == ("28.7k", "28,700")
     page.locator("#unit-toggle").click()  # as printed -> SI
     assert page.locator("#unit-toggle").text_content() == "Units: SI (MB)"
     assert first.text_content() == first.get_attribute("data-si") and "iB" not in first.text_content()
+    assert count.text_content() == "28,700"
     page.goto(f"{base_url_local}runs/vm-vs-bare-metal/r730-host-random-read/")
-    assert page.locator(".quantity").first.text_content().endswith(" kB/s")  # the choice holds site-wide
+    byte = page.locator(".quantity[data-iec$='B/s']").first
+    assert byte.text_content().endswith(" kB/s")  # the choice holds site-wide
     page.locator("#unit-toggle").click()  # SI -> IEC
     page.locator("#unit-toggle").click()  # IEC -> as printed
     assert page.locator("#unit-toggle").text_content() == "Units: as printed"
@@ -196,7 +201,7 @@ def test_run_page_leads_with_its_results_above_the_first_chart(page, base_url_lo
     page.goto(f"{base_url_local}runs/{REPORT}/{RUN}/")
     numbers = page.locator(".headline-numbers")
     assert numbers.locator("dt").all_inner_texts()[:2] == ["IOPS", "Bandwidth"]
-    assert numbers.locator("dd").all_inner_texts()[:2] == ["872", "927 MiB/s"]  # as fio printed them
+    assert numbers.locator("dd").all_inner_texts()[:2] == ["872", "927MiB/s"]  # as fio printed them, to the character
     assert numbers.locator("div").first.get_attribute("title") == "higher is better"
     results_top = numbers.bounding_box()["y"]
     first_chart = page.locator("figure.chart").first

@@ -38,12 +38,13 @@ def test_run_citation_links_the_run_with_its_headline_numbers(built_site):
     assert f'href="/bench/runs/{REPORT}/{RUN}/"' in cited.group(1)
     # The numbers are the run's own headline (as its run page shows them), not retyped prose.
     values = run_document(REPORT, RUN)["headline"]["values"]
-    assert values[0] == "872" and values[1]["iec"] == "927 MiB/s"
+    assert values[0] == "872" and values[1] == {"text": "927MiB/s", "si": "972 MB/s", "iec": "927 MiB/s"}
+    # Shown as fio printed them ("Units: as printed", the default), the latencies in the one format.
     assert text(cited.group(1)).endswith(
-        "(IOPS 872 · Bandwidth 927 MiB/s · Mean completion latency 4.476 s · p99 completion latency 6.946 s)"
+        "(IOPS 872 · Bandwidth 927MiB/s · Mean completion latency 4,476 ms · p99 completion latency 6,946 ms)"
     )
     run_page = page_html(built_site, f"runs/{REPORT}/{RUN}")
-    for value in ("872", "927 MiB/s", "4.476 s", "6.946 s"):
+    for value in ("872", "927MiB/s", "4,476 ms", "6,946 ms"):
         assert value in run_page
 
 

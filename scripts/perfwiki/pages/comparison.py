@@ -26,7 +26,12 @@ def direction(higher_is_better: bool) -> str:
 def _column_units(comparison: dict[str, Any]) -> list[units.ColumnUnits]:
     printed = _printed(comparison.get("tool"))
     return [
-        units.ColumnUnits([row["cells"][index]["value"] for row in comparison["rows"]], column["unit"], printed)
+        units.ColumnUnits(
+            [row["cells"][index]["value"] for row in comparison["rows"]],
+            column["unit"],
+            printed,
+            [row["cells"][index].get("relative") for row in comparison["rows"]],  # one form of ratio a column
+        )
         for index, column in enumerate(comparison["columns"])
     ]
 
@@ -84,6 +89,10 @@ def comparison_table(comparison: dict[str, Any], flagged: dict[str, list[str]] |
         for column, scale in zip(comparison["columns"], scales, strict=True)
     ]
     table = {"id": comparison["id"], "rows": rows, "columns": columns, "without": without}
+    if any("range" in cell for row in rows for cell in row["cells"]) and any(
+        cell.get("printed") for row in comparison["rows"] for cell in row["cells"]
+    ):
+        table["medians"] = True  # medians beside printed tokens: the page says how "as printed" shows them
     return {**table, "flags": messages} if messages else table
 
 
@@ -106,12 +115,12 @@ def _cell(
     flagged: dict[str, list[str]],
 ) -> dict[str, Any]:
     relative = cell.get("relative")
-    quantity = scale.quantity(cell["value"])
+    quantity = scale.quantity(cell["value"], cell.get("printed"))
     # Only what the page shows: a cell without a value is {} (its template says n/a), a baseline's has
     # no relative; the count of runs behind a cell shows as its range (below).
     found = {
         "text": units.quantity_text(quantity),
-        "relative": None if is_baseline else units.format_relative(relative),
+        "relative": None if is_baseline else scale.relative(relative),
         "run": cell["runs"][0] if cell.get("runs") else None,
     }
     shown: dict[str, Any] = {key: value for key, value in found.items() if value is not None}
@@ -158,7 +167,8 @@ def comparison_panels(
         if len(present) < 2:
             uncharted.append({"column": column["title"], "environments": [env for env, _ in present]})
             continue
-        column_units = units.ColumnUnits([cell["value"] for _, cell in present], column["unit"], printed)
+        values, relatives = [cell["value"] for _, cell in present], [cell.get("relative") for _, cell in present]
+        column_units = units.ColumnUnits(values, column["unit"], printed, relatives)
         base_cell = next((cell for env, cell in present if env == baseline), None)
         bars = [
             {
@@ -169,7 +179,7 @@ def comparison_panels(
                 "value": cell["value"],
                 "manual": bool(cell.get("manual")),
                 "colour": colours.get(env, charts.PALETTE[0]),
-                "hover": _hover(cell, env == baseline, baseline, column["higher_is_better"]),
+                "hover": _hover(cell, env == baseline, baseline, column["higher_is_better"], column_units.form),
             }
             for env, cell in present
         ]
@@ -204,7 +214,7 @@ def _with_grey_baseline(colours: dict[str, str], baseline: str | None) -> dict[s
     return swapped
 
 
-def _hover(cell: dict[str, Any], is_baseline: bool, baseline: str | None, higher: bool) -> str:
+def _hover(cell: dict[str, Any], is_baseline: bool, baseline: str | None, higher: bool, form: str) -> str:
     if cell.get("artefact"):
         return f"<br>not a speed result: {cell['artefact']}"
     if is_baseline:
@@ -212,9 +222,8 @@ def _hover(cell: dict[str, Any], is_baseline: bool, baseline: str | None, higher
     found = verdict.factor(cell, higher)
     if found is None:
         return ""
-    return (
-        f"<br>{units.format_relative(cell['relative'])} of {baseline}: {verdict.speed(found, bool(cell.get('even')))}"
-    )
+    said = verdict.speed(found, bool(cell.get("even")))
+    return f"<br>{units.format_relative(cell['relative'], form)} of {baseline}: {said}"
 
 
 def _switchable(say: Any, printed: str, subject: Any) -> dict[str, str] | str | None:
@@ -419,7 +428,7 @@ def _metric_name(comparison: dict[str, Any]) -> str:
 
 
 def _profile_cell(cell: dict[str, Any], scale: units.ColumnUnits) -> dict[str, Any]:
-    quantity = scale.quantity(cell["value"])
+    quantity = scale.quantity(cell["value"], cell.get("printed"))
     shown: dict[str, Any] = {
         "text": units.quantity_text(quantity),
         "run": cell["runs"][0] if cell.get("runs") else None,

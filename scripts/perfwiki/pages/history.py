@@ -73,8 +73,9 @@ def _percent(ratio: float | None) -> str:
     if ratio is None:
         return "n/a"
     if ratio >= 2:
-        return f"×{ratio:.3g}"
-    return f"{(ratio - 1) * 100:+.1f} %".replace("-", "−")
+        return units.ratio_text(ratio)
+    change = (ratio - 1) * 100  # three significant digits, as every computed number (units.significant)
+    return f"{'−' if change < 0 else '+'}{units.significant(abs(change))} %"
 
 
 def histories(scenarios: dict[str, dict[str, Any]], dates: dict[str, str]) -> dict[str, list[dict[str, Any]]]:

@@ -16,12 +16,16 @@ from .run import page_title
 
 def _headline(run: Run, part: str | None) -> list[tuple[str, Any, Any]]:
     """The metrics a scenario page lists per run: (title, displayed, number in its canonical unit)."""
+    tool = tools.get(run.tool)
     shown = []
-    for metric in tools.get(run.tool).metrics:
+    for metric in tool.metrics:
         value = metric.read(run, part)
-        shown.append(
-            (metric.title, units.format_value(value, metric.unit) if metric.unit != "per test" else value, value)
-        )
+        if metric.unit == "per test":
+            shown.append((metric.title, value, value))
+            continue
+        # One run's value: as the tool printed it when it did (units.shown), else in its one format.
+        display = units.shown(value, metric.unit, tool.printed_prefixes, tool.printed_text(run, part, metric))
+        shown.append((metric.title, display, value))
     return shown
 
 

@@ -86,8 +86,41 @@ def _in_column_units(rows: list[dict[str, Any]], columns: list[str], printed: st
         for row in rows:
             cell = row["cells"][index]
             if isinstance(cell, Measure):
-                row["cells"][index] = scale.quantity(cell.value)
+                row["cells"][index] = scale.quantity(cell.value, cell.printed)
     return {"rows": rows, "units": column_units}
+
+
+def with_printed(comparisons: list[dict[str, Any]], runs: list[Run]) -> list[dict[str, Any]]:
+    """The comparisons with, in each cell that is one run's value, the token the tool printed for it
+    (`printed`, Tool.printed_text): the table shows it under "Units: as printed". A median of several
+    runs has none. Cells are copied, not changed: the report's exports publish the comparisons as
+    compare.py made them."""
+    by_id = {run.id: run for run in runs}
+    shown = []
+    for found in comparisons:
+        tool = tools.get(found["tool"]) if found.get("tool") in tools.NAMES else None
+        metrics = {metric.key: metric for metric in tool.metrics} if tool else {}
+        rows = []
+        for row in found["rows"]:
+            cells = []
+            for column, cell in zip(found["columns"], row["cells"], strict=True):
+                run = by_id.get(cell["runs"][0]) if cell.get("n") == 1 and cell.get("runs") else None
+                metric = metrics.get(column["metric"])
+                token = _printed_token(tool, run, metric, column, cell["value"]) if run and metric and tool else None
+                cells.append({**cell, "printed": token} if token else cell)
+            rows.append({**row, "cells": cells})
+        shown.append({**found, "rows": rows})
+    return shown
+
+
+def _printed_token(tool: Any, run: Run, metric: Any, column: dict[str, Any], value: Any) -> str | None:
+    """The tool's token for the part of `run` whose `metric` is the cell's value (a fio column is one
+    direction of a run, named in its parameters; an authored column names none)."""
+    direction = (column.get("parameters") or {}).get("direction")
+    for part in [direction] if direction else tool.parts(run):
+        if metric.read(run, part) == value:
+            return tool.printed_text(run, part, metric)
+    return None
 
 
 def raw_files(runs: list[Run], renamed: Aliases | None = None) -> list[dict[str, Any]]:
@@ -288,7 +321,7 @@ def report_documents(report: Report) -> ReportDocuments:
         for run in report.runs
         if run.checks
     }
-    blocks, alone = comparison.blocks(comparisons, environments, baseline, flagged)
+    blocks, alone = comparison.blocks(with_printed(comparisons, report.runs), environments, baseline, flagged)
     facts = {page["id"]: page.get("facts") or {} for page in report.environment_pages}
     document = {
         "schema_version": SCHEMA_VERSION,

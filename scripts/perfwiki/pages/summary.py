@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from .. import noise, verdict
+from .. import noise, units, verdict
 from .comparison import direction, metric_title
 
 # Where the bars end: a factor of 4 either way fills half the bar (log scale); past it they stop.
@@ -46,7 +46,7 @@ def _row(env: str, like: list[verdict.Entry], artefacts: list[verdict.Entry], fa
     if like:
         mean = verdict.geometric_mean([entry[0] for entry in like])
         row["factor"] = round(mean, 4)
-        row["mean"] = verdict.ratio_text(mean)
+        row["mean"] = units.ratio_text(mean)
         # One form per column: the ratio says how much, the word only which way. An even mean over
         # wins and losses (reads 30 % faster, writes 35 % slower) is "mixed", never "even".
         if noise.even_factor(mean):

@@ -58,7 +58,20 @@ def metric_at(*keys: str) -> Callable[[Run, str | None], float | None]:
             value = value.get(part if key == "{part}" else key) if isinstance(value, dict) else None
         return value if isinstance(value, (int, float)) and not isinstance(value, bool) else None
 
+    read.path = keys  # type: ignore[attr-defined]  # where Tool.printed_text finds the printed token
     return read
+
+
+def printed_at(run: Run, part: str | None, keys: tuple[str, ...]) -> str | None:
+    """The token a parser kept beside the value at `keys` (a `printed` map in the same mapping, keyed
+    by the value's name): what the tool printed for it, character for character, or None."""
+    where: Any = run.metrics
+    for key in keys[:-1]:
+        where = where.get(part if key == "{part}" else key) if isinstance(where, dict) else None
+    printed = where.get("printed") if isinstance(where, dict) else None
+    last = part if keys[-1] == "{part}" else keys[-1]
+    token = printed.get(last) if isinstance(printed, dict) else None
+    return token if isinstance(token, str) else None
 
 
 def shown(value: Any) -> str | None:
@@ -68,15 +81,18 @@ def shown(value: Any) -> str | None:
 
 @dataclass(frozen=True)
 class Measure:
-    """A runs-table cell that is a number in a unit: the table shows its whole column in one prefix."""
+    """A runs-table cell that is a number in a unit: the table shows its whole column in one prefix,
+    and `printed`, the tool's own token for it when it has one, under "Units: as printed"."""
 
     value: float | None
     unit: str
+    printed: str | None = None
 
 
 def pairs_table(title: str, table_id: str, pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    """A two-column Metric / Value table; a value of None is shown as missing."""
-    rows = [[name, shown(value)] for name, value in pairs]
+    """A two-column Metric / Value table; a value of None is shown as missing, a quantity (units.shown)
+    as the unit switch shows it."""
+    rows = [[name, value if isinstance(value, dict) else shown(value)] for name, value in pairs]
     return {"title": title, "id": table_id, "columns": ["Metric", "Value"], "rows": rows}
 
 
@@ -201,8 +217,9 @@ class Tool:
         """The numbers a reader wants first from a run: every metric of every part that has a value.
 
         Each is {label, value, number, metric, unit, higher_is_better, part}: `value` is a
-        display string, or {text, si, iec} for bytes (the page's unit switch swaps them);
-        `number` the value in its canonical unit.
+        display string, or {text, si, iec} for bytes and for a value the tool printed as a token
+        of its own (the page's unit switch swaps them, units.shown); `number` the value in its
+        canonical unit.
         """
         shown = []
         for part in run.fingerprints:
@@ -210,10 +227,11 @@ class Tool:
                 value = metric.read(run, part)
                 if value is None:
                     continue
-                if metric.unit in ("B/s", "B"):
-                    display: Any = units.byte_quantity(value, metric.unit, self.printed_prefixes)
-                else:
-                    display = units.format_value(value, metric.unit) if metric.unit != "per test" else f"{value:g}"
+                display: Any = (
+                    units.shown(value, metric.unit, self.printed_prefixes, self.printed_text(run, part, metric))
+                    if metric.unit != "per test"
+                    else f"{value:g}"
+                )
                 label = metric.title
                 if part and self.lone_part_in_title:  # a named result: mbw's MEMCPY, a UnixBench test
                     label = part if len(self.metrics) == 1 else f"{part} {metric.title}"
@@ -231,6 +249,14 @@ class Tool:
                     }
                 )
         return shown
+
+    def printed_text(self, run: Run, part: str | None, metric: Metric) -> str | None:
+        """What the tool printed for this metric of this run, character for character ("1056MiB/s"),
+        when one token of its output gave the value; None for a value computed from several (a sum,
+        a mean) or read from output that prints numbers only (JSON). The parser keeps the tokens
+        (a `printed` map beside the values); a metric read by metric_at finds them by its path."""
+        path = getattr(metric.read, "path", None)
+        return printed_at(run, part, path) if path else None
 
     def result_tables(self, run: Run) -> list[dict[str, Any]]:
         """The tables of results a run page shows after its parameters."""

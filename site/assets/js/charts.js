@@ -15,6 +15,7 @@ import {
   scaleOf,
   significant,
   text,
+  tickText,
 } from "./format.js";
 
 // The look every chart shares; each kind below adds only what is its own.
@@ -75,7 +76,7 @@ function logAxis(values, what, label) {
     range,
     tickmode: "array",
     tickvals,
-    ticktext: tickvals.map((v) => significant(v, 3)),
+    ticktext: tickvals.map(tickText),
     title: { text: `${what} (${label}, log)` },
   };
 }

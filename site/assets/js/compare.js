@@ -6,10 +6,10 @@
 // environment that ran a near one instead is named with what differs.
 
 import { drawChart } from "./charts.js";
-import { scaleFor, significant, text as formatted } from "./format.js";
+import { numberText, scaleFor, significant, text as formatted } from "./format.js";
 
-// A metric's value as the wiki prints it; UnixBench's numbers have a unit of their own per test.
-const text = (scale, value) => (scale.unit === "per test" ? significant(value) : formatted(scale, value));
+// A metric's value as the wiki prints it (units.format_value); UnixBench's numbers have a unit of their own per test.
+const text = (scale, value) => (scale.unit === "per test" ? numberText(value) : formatted(scale, value));
 
 const root = document.getElementById("compare");
 const base = root.dataset.base;
@@ -129,8 +129,9 @@ function runLink(cell, label) {
   return el("a", { href: `${base}runs/${report}/${run}/` }, label);
 }
 
+// A ratio as every page writes one (units.ratio_text): three significant digits, zeros kept, 1.50×.
 function ratioText(ratio) {
-  return ratio === null ? "" : `${significant(ratio, 3)}×`;
+  return ratio === null ? "" : `${significant(ratio)}×`;
 }
 
 const plural = (count, word) => `${count} ${word}${count === 1 ? "" : "s"}`;
@@ -303,7 +304,7 @@ function render() {
       if (env === how.reference) return `${env} (baseline)`;
       return summary[i] === null ? `${env} (none in common)` : env;
     }),
-    series: [{ values: summary.map((v) => (v === null ? null : Number(significant(v, 3)))) }],
+    series: [{ values: summary.map((v) => (v === null ? null : Number(v.toPrecision(3)))) }],
     baseline: how.best ? null : 1,
     colours: envs.map((env) => (env === how.reference ? "#8c8c8c" : "#4e79a7")),
   });

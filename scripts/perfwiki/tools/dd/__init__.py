@@ -38,7 +38,7 @@ class Dd(Tool):
             run.params.get("direction"),
             Measure(metrics.get("bytes"), "B"),
             None if seconds is None else f"{seconds} s",
-            Measure(metrics.get("bytes_per_s"), "B/s"),
+            Measure(metrics.get("bytes_per_s"), "B/s", (metrics.get("printed") or {}).get("bytes_per_s")),
         ]
 
     def result_tables(self, run: Run) -> list[dict[str, Any]]:
@@ -47,7 +47,10 @@ class Dd(Tool):
         pairs = [
             ("copied", units.format_bytes(metrics.get("bytes"))),
             ("seconds", metrics.get("seconds")),
-            ("rate (as dd printed it)", units.format_bytes_per_s(metrics.get("bytes_per_s"), "si")),
+            (
+                "rate (as dd printed it)",
+                units.shown(metrics.get("bytes_per_s"), "B/s", "si", (metrics.get("printed") or {}).get("bytes_per_s")),
+            ),
             ("rate (bytes / seconds)", units.format_bytes_per_s(metrics.get("bytes_per_s_exact"), "si")),
             (
                 "time real / user / sys",

@@ -21,6 +21,7 @@ exponents, `Infinity B/s`, BSD `bytes transferred in`, and bash `time`,
 Output metrics::
 
     bytes, seconds, bytes_per_s (as printed), bytes_per_s_exact (bytes / seconds),
+    printed: {bytes_per_s}          (the rate's text as dd printed it: "466 MB/s", "1,1 GB/s")
     records_in: {full, partial}, records_out: {full, partial},
     time: {real_s, user_s, sys_s}   (when `time` was used)
     progress_lines                  (status=progress lines folded into the summary)
@@ -80,6 +81,8 @@ def _transfer(report: DdReport, match: re.Match[str]) -> None:
         metrics["bytes_per_s"] = None  # dd printed "Infinity B/s": too fast to time
     else:
         metrics["bytes_per_s"] = units.scaled(_decimal(match["rate"]), units.SI_PREFIX[match["unit"][:-1]])
+        # The rate as dd wrote it, in its locale ("466 MB/s", "1,1 GB/s"), for "Units: as printed".
+        metrics["printed"] = {"bytes_per_s": match.string[match.start("rate") : match.end("unit") + len("/s")]}
     metrics["bytes_per_s_exact"] = round(metrics["bytes"] / seconds, 3) if seconds else None
     printed, exact = metrics["bytes_per_s"], metrics["bytes_per_s_exact"]
     if (
@@ -161,6 +164,7 @@ def parse(text: str) -> list[DdReport]:
                         "seconds": seconds,
                         "bytes_per_s": int(transfer["rate"]),
                         "bytes_per_s_exact": round(int(transfer["bytes"]) / seconds, 3) if seconds else None,
+                        "printed": {"bytes_per_s": f"{transfer['rate']} bytes/sec"},  # BSD: "(1048576 bytes/sec)"
                     }
                 )
             else:

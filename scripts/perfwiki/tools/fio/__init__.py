@@ -65,6 +65,10 @@ def target_kind(run: Run) -> str | None:
     return "raw device" if filename.startswith(("/dev/", "\\\\.\\")) else "file"
 
 
+# The metrics whose value is one token of a direction's line, and the name its `printed` map gives it.
+_PRINTED = {"iops": "iops", "bw": "bw_bytes_per_s"}
+
+
 # fio's mixed modes, and the share of reads it uses when rwmixread is not given.
 MIXED_MODES = ("randrw", "rw", "readwrite")
 DEFAULT_READ_MIX = 50
@@ -104,6 +108,15 @@ class Fio(Tool):
         "target": "target",
         "rwmixread": "read %",
     }
+
+    def printed_text(self, run: Run, part: str | None, metric: Metric) -> str | None:
+        """fio's token for a job's IOPS or bandwidth ("IOPS=13k", "BW=1056MiB/s"); none for a sum of
+        several jobs' (numjobs without group_reporting), which fio never printed."""
+        key = _PRINTED.get(metric.key)
+        jobs = _jobs(run, part)
+        if key is None or len(jobs) != 1:
+            return None
+        return (jobs[0].get("printed") or {}).get(key)
 
     def error_lines(self, run: Run, evidence: Evidence) -> list[Finding]:
         """fio's error lines come with err≠0 on the job, which its own checks report (fio-error)."""

@@ -27,9 +27,12 @@ def _anchor(name: Any) -> str:
 
 
 def _stats_row(name: str, stats: dict[str, Any] | None) -> list[str | None]:
+    """One latency's min, mean, max and stdev in one unit, as fio prints each on one line in one."""
     if not stats:
         return [name, None, None, None, None]
-    return [name] + [units.format_ns(stats.get(key)) for key in ("min", "mean", "max", "stdev")]
+    values = [stats.get(key) for key in ("min", "mean", "max", "stdev")]
+    scale = units.scale_for(values, "ns")
+    return [name] + [scale.text(value) for value in values]
 
 
 def _depth(params: dict[str, Any]) -> str | None:
@@ -44,11 +47,17 @@ def summary_cells(run: Run, metrics: dict[str, Any]) -> list[Any]:
         run.params.get("rw"),
         units.format_bytes(run.params.get("bs_bytes")),
         _depth(run.params),
-        Measure(metrics.get("iops"), "IOPS"),
-        Measure(metrics.get("bw_bytes_per_s"), "B/s"),
+        Measure(metrics.get("iops"), "IOPS", (metrics.get("printed") or {}).get("iops")),
+        Measure(metrics.get("bw_bytes_per_s"), "B/s", (metrics.get("printed") or {}).get("bw_bytes_per_s")),
         Measure((metrics.get("clat_ns") or {}).get("mean"), "ns"),
         Measure((metrics.get("percentiles_ns") or {}).get("99.00"), "ns"),
     ]
+
+
+def _shown(metrics: dict[str, Any], key: str, unit: str) -> Any:
+    """A direction's value, with fio's own token for it when it printed one ("1056MiB/s", shown under
+    "Units: as printed"; units.shown)."""
+    return units.shown(metrics.get(key), unit, printed=(metrics.get("printed") or {}).get(key))
 
 
 def result_tables(run: Run) -> list[dict[str, Any]]:
@@ -63,9 +72,9 @@ def result_tables(run: Run) -> list[dict[str, Any]]:
                 "id": f"results-{anchor}-{direction}",
                 "columns": ["Metric", "Value"],
                 "rows": [
-                    ["IOPS", units.format_count(metrics.get("iops"))],
-                    ["Bandwidth", units.byte_quantity(metrics.get("bw_bytes_per_s"), "B/s")],
-                    ["I/O", units.byte_quantity(metrics.get("io_bytes"), "B")],
+                    ["IOPS", _shown(metrics, "iops", "IOPS")],
+                    ["Bandwidth", _shown(metrics, "bw_bytes_per_s", "B/s")],
+                    ["I/O", _shown(metrics, "io_bytes", "B")],
                     ["Runtime", units.format_ns(units.ms_to_ns(metrics.get("runtime_ms")))],
                 ],
             }
@@ -80,12 +89,13 @@ def result_tables(run: Run) -> list[dict[str, Any]]:
         )
         percentiles = metrics.get("percentiles_ns") or {}
         if percentiles:
+            scale = units.scale_for(list(percentiles.values()), "ns")  # one column: one unit
             tables.append(
                 {
                     "title": f"{metrics.get('percentiles_of', 'clat')} percentiles: {title}",
                     "id": f"percentiles-{anchor}-{direction}",
                     "columns": ["Percentile", "Latency"],
-                    "rows": [[f"p{key}", units.format_ns(value)] for key, value in percentiles.items()],
+                    "rows": [[f"p{key}", scale.text(value)] for key, value in percentiles.items()],
                 }
             )
     for job in run.metrics.get("jobs") or []:
@@ -100,10 +110,10 @@ def result_tables(run: Run) -> list[dict[str, Any]]:
                 "rows": [
                     [
                         disk["name"],
-                        shown(disk.get("read_ios")),
-                        shown(disk.get("write_ios")),
-                        shown(disk.get("read_ticks")),
-                        shown(disk.get("write_ticks")),
+                        units.format_count(disk.get("read_ios")),  # counts, whole with separators
+                        units.format_count(disk.get("write_ios")),
+                        units.format_count(disk.get("read_ticks")),
+                        units.format_count(disk.get("write_ticks")),
                         None if disk.get("util_pct") is None else f"{disk['util_pct']:.2f}%",
                     ]
                     for disk in disks
@@ -147,9 +157,9 @@ def _job_tables(job: dict[str, Any]) -> list[dict[str, Any]]:
                     [
                         f"{cpu['usr_pct']:.2f}%",
                         f"{cpu['sys_pct']:.2f}%",
-                        str(cpu["ctx"]),
-                        str(cpu["majf"]),
-                        str(cpu["minf"]),
+                        units.format_count(cpu["ctx"]),
+                        units.format_count(cpu["majf"]),
+                        units.format_count(cpu["minf"]),
                     ]
                 ],
             }
@@ -202,7 +212,11 @@ def percentile_ladder(series: list[tuple[str, dict[str, float]]], chart_id: str)
     if not series:
         return None
     keys = sorted({key for _, table in series for key in table}, key=float)
-    rows = [[f"p{key}"] + [units.format_ns(table.get(key)) for _, table in series] for key in keys]
+    scales = [units.scale_for(list(table.values()), "ns") for _, table in series]  # a unit per column
+    rows = [
+        [f"p{key}"] + [scale.text(table.get(key)) for scale, (_, table) in zip(scales, series, strict=True)]
+        for key in keys
+    ]
     return {
         "id": chart_id,
         "title": "Completion latency percentiles",

@@ -35,6 +35,7 @@ each with `metrics` in the v1 schema::
 
     jobs: [{name, groupid, jobs, error, error_text, pid,
             read|write|trim|mixed: {iops, bw_bytes_per_s, io_bytes, runtime_ms,
+                                    printed: {iops, bw_bytes_per_s, io_bytes},
                                     slat_ns, clat_ns, lat_ns: {min, max, mean, stdev},
                                     percentiles_ns: {"99.00": ns, ...}, percentiles_of,
                                     bw_samples: {min, max, mean, stdev, per_pct, samples},
@@ -52,6 +53,13 @@ Units follow what each line says: the latency unit is read per line, the
 percentile unit from its own header (it can differ from the clat line above),
 sizes by their IEC or SI prefix. Values are what fio printed: "IOPS=188k" is
 188000, not the more precise average on the `iops :` line.
+
+`printed` keeps, beside the values read from a direction's line, the tokens they were read from,
+character for character, keyed by the value's name: "read: IOPS=13k, BW=1056MiB/s (1107MB/s)
+(61.9GiB/60001msec)" gives {iops: "13k", bw_bytes_per_s: "1056MiB/s", io_bytes: "61.9GiB"}; fio
+2.x's "io=1024.0MB, bw=48273KB/s, iops=12068" gives {iops: "12068", bw_bytes_per_s: "48273KB/s",
+io_bytes: "1024.0MB"}. Pages show them under "Units: as printed". JSON and terse output print
+numbers, not display text: their runs have no `printed`.
 """
 
 from __future__ import annotations
@@ -500,6 +508,7 @@ class _Parser:
                 "bw_bytes_per_s": units.parse_fio2_rate(old["bw"]),
                 "io_bytes": units.parse_fio2_size(old["io"]),
                 "runtime_ms": int(old["runt"]),
+                "printed": {"iops": old["iops"], "bw_bytes_per_s": old["bw"], "io_bytes": old["io"]},
             }
             self.job[old["dir"]] = self.direction
             self.legacy = True
@@ -510,6 +519,9 @@ class _Parser:
             "bw_bytes_per_s": units.parse_rate(match["bw"]),
             "io_bytes": units.parse_size(match["io"]),
             "runtime_ms": int(match["runt"]),
+            # The tokens as fio printed them, for "Units: as printed" (units.shown): parsing loses
+            # their spelling ("13k", "1056MiB/s"), and a page converting back would not find it.
+            "printed": {"iops": match["iops"], "bw_bytes_per_s": match["bw"], "io_bytes": match["io"]},
         }
         rest = match["rest"]
         if rest:  # "; 0 zone resets" and the like; most lines end at the runtime

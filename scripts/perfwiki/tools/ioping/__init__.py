@@ -6,7 +6,7 @@ from typing import Any
 
 from ... import units
 from ...model import Run
-from ..base import Measure, Metric, Tool, metric_at, pairs_table, shown
+from ..base import Measure, Metric, Tool, metric_at, pairs_table
 from . import parser
 
 
@@ -35,7 +35,7 @@ class Ioping(Tool):
         requests = metrics.get("requests")
         return [
             units.format_bytes(run.params.get("request_bytes")),
-            shown(requests),
+            units.format_count(requests),
             Measure(metrics.get("iops"), "IOPS"),
             Measure((metrics.get("lat_ns") or {}).get("avg"), "ns"),
         ]
@@ -43,7 +43,8 @@ class Ioping(Tool):
     def result_tables(self, run: Run) -> list[dict[str, Any]]:
         metrics = run.metrics
         lat = metrics.get("lat_ns") or {}
-        pairs = [("requests", metrics.get("requests")), ("IOPS", units.format_count(metrics.get("iops")))]
+        pairs = [("requests", units.format_count(metrics.get("requests")))]
+        pairs += [("IOPS", units.format_count(metrics.get("iops")))]
         pairs += [("throughput", units.format_bytes_per_s(metrics.get("bytes_per_s")))]
         pairs += [(f"latency {key}", units.format_ns(lat.get(key))) for key in ("min", "avg", "max", "mdev")]
         return [pairs_table("Results", "results", pairs)]

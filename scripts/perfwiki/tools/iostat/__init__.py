@@ -49,8 +49,9 @@ def devices_table(metrics: dict[str, Any]) -> dict[str, Any]:
             [
                 name,
                 str(len(entries)),
-                None if mean(entries, "r_per_s") is None else f"{mean(entries, 'r_per_s'):.1f}",
-                None if mean(entries, "w_per_s") is None else f"{mean(entries, 'w_per_s'):.1f}",
+                # Means of the samples: computed, so three significant digits as every computed number.
+                None if mean(entries, "r_per_s") is None else units.significant(mean(entries, "r_per_s")),
+                None if mean(entries, "w_per_s") is None else units.significant(mean(entries, "w_per_s")),
                 units.format_bytes_per_s(mean(entries, "read_bytes_per_s")),
                 units.format_bytes_per_s(mean(entries, "write_bytes_per_s")),
                 None if not util else f"{sum(util) / len(util):.1f}% (max {max(util):.1f}%)",

@@ -24,6 +24,15 @@ def _rate(run: Run, part: str | None) -> float | None:
     return None
 
 
+def _printed_rate(run: Run) -> str | None:
+    """iperf3's own text for the rate _rate reads ("8.33 Gbits/sec"), when it printed one."""
+    for end in ("sender", "receiver"):
+        data = run.metrics.get(end) or {}
+        if data.get("bits_per_s") is not None:
+            return (data.get("printed") or {}).get("bits_per_s")
+    return None
+
+
 def retransmits(run: Run, ev: Evidence) -> list[Finding]:
     sender = run.metrics.get("sender") or {}
     resent, sent = sender.get("retransmits"), sender.get("bytes")
@@ -96,17 +105,22 @@ class Iperf3(Tool):
         pairs: list[tuple[str, Any]] = []
         for end in ("sender", "receiver"):
             data = metrics.get(end) or {}
-            pairs += [(f"{end} throughput", units.format_bits_per_s(data.get("bits_per_s")))]
-            pairs += [(f"{end} transferred", units.format_bytes(data.get("bytes")))]
+            printed = data.get("printed") or {}  # iperf3's own tokens, shown under "Units: as printed"
+            rate = units.shown(data.get("bits_per_s"), "bit/s", printed=printed.get("bits_per_s"))
+            pairs += [(f"{end} throughput", rate)]
+            pairs += [(f"{end} transferred", units.shown(data.get("bytes"), "B", printed=printed.get("bytes")))]
             if "retransmits" in data:
-                pairs.append((f"{end} retransmits", data["retransmits"]))
+                pairs.append((f"{end} retransmits", units.format_count(data["retransmits"])))
         if metrics.get("mode") == "udp":
             pairs += [
                 ("jitter", f"{metrics.get('jitter_ms')} ms"),
-                ("lost", f"{metrics.get('lost')} / {metrics.get('packets')}"),
+                ("lost", f"{units.format_count(metrics.get('lost'))} / {units.format_count(metrics.get('packets'))}"),
             ]
             pairs += [("lost %", metrics.get("lost_pct"))]
         return [pairs_table("Results", "results", pairs)]
+
+    def printed_text(self, run: Run, part: str | None, metric: Metric) -> str | None:
+        return _printed_rate(run) if metric.key == "throughput" else super().printed_text(run, part, metric)
 
     def run_charts(self, run: Run) -> list[dict[str, Any]]:
         chart = intervals_chart([(run.environment or run.id, run.metrics.get("intervals") or [])], "chart-intervals")
@@ -121,8 +135,8 @@ class Iperf3(Tool):
             print_["mode"],
             shown(print_["streams"]),
             print_["direction"],
-            Measure(_rate(run, None), "bit/s"),
-            shown(resent),
+            Measure(_rate(run, None), "bit/s", _printed_rate(run)),
+            units.format_count(resent),
         ]
 
     def overlay_series(self, run: Run, fingerprint: dict[str, Any]) -> dict[str, Any]:

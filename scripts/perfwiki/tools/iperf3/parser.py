@@ -15,7 +15,9 @@ Output metrics::
 
     mode: tcp | udp, reverse, bidir, streams, role: client | server,
     intervals: [{start_s, end_s, bytes, bits_per_s, retransmits?, cwnd_bytes?, omitted?}]
-    sender: {bytes, bits_per_s, retransmits?}, receiver: {bytes, bits_per_s}
+    sender: {bytes, bits_per_s, retransmits?, printed?}, receiver: {bytes, bits_per_s, printed?}
+    printed: {bits_per_s, bytes}: a summary row's rate and transfer as printed ("8.33 Gbits/sec",
+             "29.1 GBytes"), text output only
     UDP: jitter_ms, lost, packets, lost_pct (from the receiver row; lost_pct recomputed)
     bidir: the reverse direction's {intervals, sender, receiver} under `reverse_direction`
 
@@ -114,6 +116,12 @@ def _row(match: re.Match[str]) -> tuple[dict[str, Any], str | None]:
         "end_s": float(match["end"]),
         "bytes": _bytes(match["amount"], match["amount_unit"]),
         "bits_per_s": _bits_per_s(match["rate"], match["rate_unit"]),
+        # The summary's tokens as iperf3 printed them ("8.33 Gbits/sec"), for "Units: as printed";
+        # _finish keeps them for the sender and receiver rows only.
+        "printed": {
+            "bits_per_s": match.string[match.start("rate") : match.end("rate_unit") + len("/sec")],
+            "bytes": match.string[match.start("amount") : match.end("amount_unit")],
+        },
     }
     rest = match["rest"]
     if "(omitted)" in rest:
@@ -148,6 +156,9 @@ def _pick(by_stream: dict[str, Any]) -> Any:
 def _finish(direction: _Direction, udp: bool) -> dict[str, Any]:
     result: dict[str, Any] = {}
     intervals = _pick(direction.rows) or []
+    for rows in direction.rows.values():
+        for row in rows:
+            row.pop("printed", None)  # a run's metrics carry the summary's tokens, not every interval's
     for row in intervals:
         if "datagrams_or_retransmits" in row:  # UDP sender interval rows carry datagram counts
             row["packets" if udp else "retransmits"] = row.pop("datagrams_or_retransmits")
@@ -158,6 +169,8 @@ def _finish(direction: _Direction, udp: bool) -> dict[str, Any]:
         if row is None:
             continue
         entry = {"bytes": row["bytes"], "bits_per_s": row["bits_per_s"]}
+        if "printed" in row:
+            entry["printed"] = row["printed"]
         if "retransmits" in row:
             entry["retransmits"] = row["retransmits"]
         if "datagrams_or_retransmits" in row:
@@ -174,6 +187,8 @@ def _finish(direction: _Direction, udp: bool) -> dict[str, Any]:
         # iperf3 <= 3.1 UDP: one summary row, computed at the receiving end.
         row = summary["unlabelled"]
         result["receiver"] = {"bytes": row["bytes"], "bits_per_s": row["bits_per_s"]}
+        if "printed" in row:
+            result["receiver"]["printed"] = row["printed"]
     return result
 
 
