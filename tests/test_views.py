@@ -45,19 +45,22 @@ def test_comparison_cells_carry_text_percent_and_verdict():
     assert table["columns"][0]["unit"] == "IOPS" and table["columns"][0]["direction"] == "higher is better"
 
 
-def test_a_column_shows_every_value_with_one_prefix_in_each_convention():
-    mib = 2**20
-    comparison = {
+def bandwidths(host: float, vm: float) -> dict:
+    """A one-column fio bandwidth comparison of two environments, the host the baseline."""
+    return {
         "id": "fio-bw",
         "tool": "fio",
         "baseline": "host",
         "columns": [{"title": "seq", "scenario": "s", "unit": "B/s", "higher_is_better": True, "refused": []}],
         "rows": [
-            {"environment": "host", "cells": [{"value": 9810 * 1024, "relative": 1.0, "runs": ["a"], "n": 1}]},
-            {"environment": "vm", "cells": [{"value": 1854 * mib, "relative": 193.5, "runs": ["b"], "n": 1}]},
+            {"environment": "host", "cells": [{"value": host, "relative": 1.0, "runs": ["a"], "n": 1}]},
+            {"environment": "vm", "cells": [{"value": vm, "relative": vm / host, "runs": ["b"], "n": 1}]},
         ],
     }
-    table = comparison_view.comparison_table(comparison)
+
+
+def test_a_column_shows_every_value_with_one_prefix_in_each_convention():
+    table = comparison_view.comparison_table(bandwidths(9810 * 1024, 1854 * 2**20))
     host, vm = (row["cells"][0] for row in table["rows"])
     assert (host["text"], vm["text"]) == ("9.58 MiB/s", "1,854 MiB/s")  # not "9,810 KiB/s" next to "1.81 GiB/s"
     assert (host["si"], vm["si"]) == ("10.0 MB/s", "1,944 MB/s")
@@ -68,17 +71,7 @@ def test_a_column_shows_every_value_with_one_prefix_in_each_convention():
 def test_a_column_spanning_more_than_three_decades_gives_each_value_its_own_prefix():
     """981 KiB/s beside 1854 MiB/s (1,935×): in one unit the first would read 0.958 MiB/s, a
     number no tool prints; each keeps the prefix that gives it one to four digits."""
-    comparison = {
-        "id": "fio-bw",
-        "tool": "fio",
-        "baseline": "host",
-        "columns": [{"title": "seq", "scenario": "s", "unit": "B/s", "higher_is_better": True, "refused": []}],
-        "rows": [
-            {"environment": "host", "cells": [{"value": 981 * 1024, "relative": 1.0, "runs": ["a"], "n": 1}]},
-            {"environment": "vm", "cells": [{"value": 1854 * 2**20, "relative": 1935.0, "runs": ["b"], "n": 1}]},
-        ],
-    }
-    table = comparison_view.comparison_table(comparison)
+    table = comparison_view.comparison_table(bandwidths(981 * 1024, 1854 * 2**20))
     host, vm = (row["cells"][0] for row in table["rows"])
     assert (host["text"], vm["text"], host["si"], vm["si"]) == ("981 KiB/s", "1,854 MiB/s", "1,005 kB/s", "1,944 MB/s")
     assert table["columns"][0]["unit"] == {"si": "kB/s–MB/s", "iec": "KiB/s–MiB/s"}  # the header says so
