@@ -14,13 +14,13 @@ REPORT = "reports/vm-vs-bare-metal/"
 def test_the_summary_answers_first_and_fits(page, base_url_local, artifacts, width):
     page.set_viewport_size({"width": width, "height": 844 if width == 390 else 900})
     page.goto(f"{base_url_local}{REPORT}", wait_until="networkidle")
-    table = page.locator("table.summary-table")
+    table = page.locator("table.summary-table").first
     table.scroll_into_view_if_needed()
     page.screenshot(path=str(artifacts / f"summary-table-{width}.png"))
     found = page.evaluate(
         """() => {
             const table = document.querySelector('table.summary-table');
-            const rows = [...table.querySelectorAll('tbody tr:not(.summary-table__group)')];
+            const rows = [...document.querySelectorAll('table.summary-table tbody tr')];
             const bar = (row) => {
                 const cell = row.querySelector('.summary-table__bar').getBoundingClientRect();
                 const drawn = row.querySelector('.summary-bar');
@@ -32,7 +32,10 @@ def test_the_summary_answers_first_and_fits(page, base_url_local, artifacts, wid
                 // Above the comparisons and the author's text: the answer comes first.
                 before: table.compareDocumentPosition(document.querySelector('#comparisons-heading'))
                     & Node.DOCUMENT_POSITION_FOLLOWING,
-                groups: [...table.querySelectorAll('.summary-table__group th')].map(th => th.textContent.trim()),
+                groups: [...document.querySelectorAll('h3.summary-table__group')].map(h => h.textContent.trim()),
+                // Each heading is on screen whole: not clipped inside a table that scrolls.
+                clipped: [...document.querySelectorAll('h3.summary-table__group')]
+                    .filter(h => h.scrollWidth > h.clientWidth + 1).length,
                 rows: rows.map(row => ({
                     env: row.querySelector('th').textContent.trim(),
                     mean: row.querySelector('td strong') ? row.querySelector('td strong').textContent : null,
@@ -45,6 +48,7 @@ def test_the_summary_answers_first_and_fits(page, base_url_local, artifacts, wid
         }"""
     )
     assert found["before"]
+    assert found["clipped"] == 0
     assert found["groups"][0].startswith("Local storage, IOPS and bandwidth (% of the physical host) against r730-host")
     assert len(found["rows"]) == 15  # eight guests, five network paths, the CPU and memory guest twice
     first = found["rows"][0]

@@ -49,12 +49,14 @@ def _summary_table(source: Source) -> list[str]:
     for group in summary["groups"]:
         lines.append(f"| **{_escaped(group['title'])}** (against {group['baseline']}; {group['metric']}) | | | |")
         for row in group["rows"]:
-            said = f"{row['mean']} ({row['said']})" if row.get("mean") else "no like-for-like result"
+            said = "no like-for-like result"
+            if row.get("mean"):
+                plural = "s" if row["scenarios"] != 1 else ""
+                said = f"{row['mean']} ({row['said']}) over {row['scenarios']} scenario{plural}"
             manual = " *manual*" if row.get("manual") else ""
             left = f"{row['left_out']}" + (f" ({row['artefact']})" if row.get("artefact") else "")
             lines.append(
-                f"| {row['environment']}{manual} | {said} over {row['scenarios']} scenario"
-                f"{'s' if row['scenarios'] != 1 else ''} | "
+                f"| {row['environment']}{manual} | {said} | "
                 f"{row['better']} / {row['worse']} / {row['even']} | {left if row['left_out'] else 'none'} |"
             )
     return lines + [""]
