@@ -32,6 +32,7 @@ from typing import Any
 from . import noise, tools, units
 from .findings import Finding
 from .model import Run
+from .tools.fio.options import io_mode
 
 PAGE_CACHE = "served from the page cache, not the disk"
 WRITE_CACHE = "absorbed by the page cache, not written to the disk"
@@ -122,7 +123,7 @@ def _io(run: Run) -> dict[str, Any] | None:
     if run.tool != "fio":
         return None
     params = run.params
-    mode = tools.get("fio").fingerprint(run, None)["io"]
+    mode = io_mode(params)
     size = params.get("filesize_bytes") or params.get("size_bytes")
     flushed = bool(params.get("end_fsync") or params.get("fsync") or params.get("fdatasync") or params.get("sync"))
     return {"mode": mode, "size": size, "flushed": flushed, "invalidate": params.get("invalidate")}

@@ -102,7 +102,9 @@ def _fill(column: Column, members: list[tuple[Run, str | None]], baseline: str |
     for (run, _), print_ in zip(members, prints, strict=True):
         failed = failure(run)
         if failed:
-            column.refused.append({"run": run.id, "environment": run.environment, "reason": f"failed: {failed}"})
+            column.refused.append(
+                {"run": run.id, "environment": run.environment, "reason": f"failed: {failed}", "failed": True}
+            )
         elif _comparable(column.fingerprint, print_, column.ignored):
             column.members.append(run)
         else:

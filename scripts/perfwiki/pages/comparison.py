@@ -420,10 +420,8 @@ def _scenario_hover(column: dict[str, Any]) -> str:
 
 
 def _metric_name(comparison: dict[str, Any]) -> str:
-    """How a verdict names a comparison's metric: 'IOPS', 'mean completion latency'."""
-    tool = comparison.get("tool")
-    known = {metric.key: metric.title for metric in tools.get(tool).metrics} if tool in tools.NAMES else {}
-    title = known.get(comparison.get("metric"), "value")
+    """How a verdict names a comparison's metric mid-sentence: 'IOPS', 'mean completion latency'."""
+    title = metric_title(comparison) if comparison.get("metric") else "value"
     return title if title[:2].isupper() else title[:1].lower() + title[1:]
 
 

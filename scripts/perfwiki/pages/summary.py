@@ -62,7 +62,7 @@ def _failed_runs(comparison: dict[str, Any]) -> dict[str, int]:
     counts: dict[str, int] = {}
     for column in comparison["columns"]:
         for entry in column.get("refused") or []:
-            if entry["reason"].startswith("failed:"):
+            if entry.get("failed"):
                 counts[entry["environment"]] = counts.get(entry["environment"], 0) + 1
     return counts
 

@@ -14,7 +14,7 @@ from ...findings import Evidence, Finding
 from ...model import Run
 from ..base import Metric, Tool
 from . import checks, names, pages, parser
-from .options import depth_text, effective_depth
+from .options import depth_text, effective_depth, io_mode
 
 
 def _jobs(run: Run, direction: str | None) -> list[dict[str, Any]]:
@@ -44,17 +44,6 @@ def _p99(run: Run, direction: str | None) -> float | None:
     values = [(job.get("percentiles_ns") or {}).get("99.00") for job in _jobs(run, direction)]
     values = [value for value in values if value is not None]
     return max(values) if values else None
-
-
-def io_mode(params: dict[str, Any]) -> str | None:
-    """Direct or buffered I/O: what the command's flags resolved to, else what a manual entry states."""
-    if params.get("io_mode"):
-        return params["io_mode"]
-    if params.get("direct") is not None:
-        return "direct" if params["direct"] else "buffered"
-    if params.get("buffered") is not None:
-        return "buffered" if params["buffered"] else "direct"
-    return None
 
 
 def target_kind(run: Run) -> str | None:

@@ -35,18 +35,20 @@ def effective_depth(params: dict[str, Any]) -> int | None:
         return 1
     # fio's HOWTO on libaio: "Linux may only support queued behavior with non-buffered I/O (set
     # direct=1 or buffered=0)". Buffered, each submission completes before the next is sent.
-    if depth is not None and params.get("ioengine") == "libaio" and _buffered(params):
+    if depth is not None and params.get("ioengine") == "libaio" and io_mode(params) == "buffered":
         return 1
     return depth
 
 
-def _buffered(params: dict[str, Any]) -> bool:
-    """Whether the run went through the page cache (fio applies direct/buffered as one setting)."""
+def io_mode(params: dict[str, Any]) -> str | None:
+    """Direct or buffered I/O: what the command's flags resolved to, else what a manual entry states."""
     if params.get("io_mode"):
-        return params["io_mode"] == "buffered"
+        return params["io_mode"]
     if params.get("direct") is not None:
-        return not params["direct"]
-    return bool(params.get("buffered"))
+        return "direct" if params["direct"] else "buffered"
+    if params.get("buffered") is not None:
+        return "buffered" if params["buffered"] else "direct"
+    return None
 
 
 def depth_text(params: dict[str, Any]) -> str | None:
