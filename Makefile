@@ -28,7 +28,7 @@ export HUGO_MEMORYLIMIT ?= 1
 # make perf RUNS=100000; PERF_FLAGS passes the rest of python -m perfwiki.perf --help (--keep DIR).
 RUNS ?= 10000
 
-.PHONY: help setup setup-system ingest search-index serve build check proof validate deploy test test-unit test-browser lint perf lock clean
+.PHONY: help setup setup-system validate-content ingest search-index serve build check proof validate deploy test test-unit test-browser lint perf lock clean
 
 help:
 	@echo "make serve    set up, ingest the example reports and serve the site on http://localhost:$(PORT)/"
@@ -67,6 +67,12 @@ setup-system:
 
 # --- the site ------------------------------------------------------------------
 
+# Hugo reads content/ front matter itself and stops at one value it cannot render with a stack of its own:
+# every report, environment page and bench suite is checked first, each mistake as file:line.
+validate-content: setup
+	$(PERFWIKI) check
+
+# Ingest checks the same itself: it leaves a broken report out, publishes the rest and exits non-zero.
 ingest: setup
 	$(PERFWIKI) ingest
 
@@ -77,17 +83,17 @@ search-index: setup ingest
 	$(VENV)/bin/python -m pagefind_bin --site .search-build --output-path site/static/pagefind --quiet
 	rm -rf .search-build
 
-serve: setup
+serve: setup validate-content
 	-$(PERFWIKI) ingest
 	-$(MAKE) --no-print-directory search-index
 	$(HUGO) server --renderToMemory --disableFastRender --port $(PORT)
 
-build: setup ingest
+build: setup validate-content ingest
 	rm -rf public
 	$(HUGO) --panicOnWarning --printPathWarnings --minify
 
 # An unminified build under a sub-path, so html-proofer reports real line numbers.
-check: setup ingest
+check: setup validate-content ingest
 	rm -rf $(CHECK_DIR)
 	$(HUGO) --panicOnWarning --printPathWarnings --baseURL $(CHECK_BASE) -d $(CHECK_DIR)/bench
 	$(VENV)/bin/python -m pagefind_bin --site $(CHECK_DIR)/bench --quiet

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
-from . import aliases, artefacts, cache, claims, compare, content, datafile, exports, naming, progress, tools
+from . import aliases, artefacts, cache, claims, compare, content, datafile, exports, naming, progress, tools, validate
 from .cache import Cache
 from .decode import decode
 from .extract import assign_ids, extract, extract_text
@@ -135,9 +135,18 @@ def plan(root: Path) -> tuple[list[ReportJob], list[Problem]]:
     """
     rules = rules_from_config(root)
     bundles, problems = content.bundles(root)
+    # Validation first (validate.py): a report with an error is left out whole, rather than published
+    # with a shape guessed from it, and a raw file that is not text is neither read nor published.
+    checked = validate.site(root, bundles)
+    problems += checked.problems
     digests = cache.FileDigests(root)
     jobs: list[ReportJob] = []
     for bundle in bundles:
+        if bundle.slug in checked.reports:
+            message = "report not published until the errors above are fixed; the other reports are"
+            problems.append(Problem(content.relative(bundle.index_path, root), 1, message))
+            continue
+        bundle.raw_files = [(env, path) for env, path in bundle.raw_files if path not in checked.raw_files]
         raw_files = [RawFile(env, content.relative(path, root), digests.digest(path)) for env, path in bundle.raw_files]
         front_matter = content.read_front_matter(bundle.index_path)
         listed = [str(env) for env in front_matter.get("environments") or []]
