@@ -143,12 +143,15 @@ def plan(root: Path) -> tuple[list[ReportJob], list[Problem]]:
     jobs: list[ReportJob] = []
     for bundle in bundles:
         if bundle.slug in checked.reports:
-            message = "report not published until the errors above are fixed; the other reports are"
-            problems.append(Problem(content.relative(bundle.index_path, root), 1, message))
+            problems.append(Problem(content.relative(bundle.index_path, root), 1, validate.HELD_BACK))
             continue
         bundle.raw_files = [(env, path) for env, path in bundle.raw_files if path not in checked.raw_files]
         raw_files = [RawFile(env, content.relative(path, root), digests.digest(path)) for env, path in bundle.raw_files]
-        front_matter = content.read_front_matter(bundle.index_path)
+        try:
+            front_matter = content.read_front_matter(bundle.index_path)
+        except content.FrontMatterError as error:  # validation reports it; this is the last guard
+            problems.append(Problem(content.relative(bundle.index_path, root), error.line, str(error)))
+            continue
         listed = [str(env) for env in front_matter.get("environments") or []]
         shown = listed + sorted({raw_file.environment for raw_file in raw_files} - set(listed))
         job = ReportJob(
@@ -448,6 +451,7 @@ def ingest(root: Path, workers: int | None = None, out: TextIO | None = sys.stde
 
 def _ingest(root: Path, workers: int, out: TextIO | None) -> IngestResult:
     jobs, problems = plan(root)
+    held_back = validate.held_back(problems)  # data/held_back.json: citations of their runs say so
     store = Cache(root)
     result = IngestResult(problems=problems)
     outcomes: dict[str, ReportOutcome] = {}
@@ -471,7 +475,7 @@ def _ingest(root: Path, workers: int, out: TextIO | None) -> IngestResult:
         for name, raw_file in sorted(wanted.items(), key=lambda item: item[1].path)
         if not store.path("extract", name, ".pickle").is_file()
     ]
-    index_key = cache.key("index", *(job.key for job in jobs))
+    index_key = cache.key("index", *(job.key for job in jobs), datafile.dump(held_back))
     runs_list_key = cache.key("runs-list", *(job.key for job in jobs))
     # What data/ and the published files are made of. The same as last time, they are left as they
     # are: a warm ingest of 10,000 runs would otherwise write 30,000 files to say what is there.
@@ -518,7 +522,8 @@ def _ingest(root: Path, workers: int, out: TextIO | None) -> IngestResult:
     if index_files is None or runs_list is None:
         shares = [store.load("shares", job.key) for job in jobs]
         if index_files is None:
-            index_files = _encoded({"data": index_pages.index_files(shares)})
+            held = {datafile.name("held_back"): datafile.dump(held_back)}
+            index_files = _encoded({"data": {**index_pages.index_files(shares), **held}})
             store.save("files", index_key, index_files)
         if runs_list is None:
             lists = {"index.json": index_pages.runs_list(shares), "compare.json": index_pages.compare_index(shares)}

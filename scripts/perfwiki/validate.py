@@ -81,6 +81,18 @@ SNIFF_BYTES = 65536
 _TEXT_CONTROLS = frozenset("\t\n\r\f\v\b\x07\x1b")
 
 
+# What ingest says of a report it leaves out (ingest.plan); `held_back` finds them by it.
+HELD_BACK = "report not published until the errors above are fixed; the other reports are"
+
+
+def held_back(problems: list[Problem]) -> dict[str, str]:
+    """{slug: its index.md} of the reports ingest left out: data/held_back.json, which the citing
+    shortcodes read to say so where a citation of one of their runs stands, instead of failing Hugo."""
+    return {
+        problem.path.rsplit("/", 2)[-2]: problem.path for problem in problems if problem.message == HELD_BACK
+    }
+
+
 @dataclass
 class Checked:
     """Every problem found, and what ingest must leave out because of them."""
@@ -215,7 +227,36 @@ def front_matter(page: _Page, text: str | Problem) -> yaml.MappingNode | None:
     if not isinstance(node, yaml.MappingNode):
         page.error(node, f"front matter must be keys and values (title: …), not {_kind(node)}")
         return None
-    return node
+    return node if _constructible(page, node) else None
+
+
+_PLAIN_TAGS = frozenset({STR, INT, FLOAT, BOOL, NULL, TIMESTAMP, "tag:yaml.org,2002:seq", "tag:yaml.org,2002:map"})
+
+
+def _constructible(page: _Page, root: yaml.Node) -> bool:
+    """Whether every value can be read as plain data: no `!!tag` (a safe reader refuses them, Hugo
+    ignores them) and no timestamp that is not a real date (YAML's 2021-13-45 is a ValueError)."""
+    pending, seen, good = [root], set(), True
+    while pending:
+        node = pending.pop()
+        if id(node) in seen:  # an anchor used twice
+            continue
+        seen.add(id(node))
+        if node.tag not in _PLAIN_TAGS:
+            tag = node.tag.replace("tag:yaml.org,2002:", "!!")
+            page.error(node, f"{tag} is a YAML tag, which perfwiki does not read: write plain text, numbers, lists, mappings")
+            good = False
+        elif node.tag == TIMESTAMP:
+            try:
+                yaml.SafeLoader("").construct_yaml_timestamp(node)
+            except ValueError:
+                page.error(node, f"{node.value!r} is not a real date: write {DATE_FORMS}")
+                good = False
+        if isinstance(node, yaml.MappingNode):
+            pending += [item for pair in node.value for item in pair]
+        elif isinstance(node, yaml.SequenceNode):
+            pending += node.value
+    return good
 
 
 def _kind(node: yaml.Node) -> str:
@@ -332,7 +373,7 @@ def report(path: str, text: str | Problem, environments: set[str], raw_envs: lis
     page = _Page(path)
     node = front_matter(page, text)
     if node is None:
-        return page.problems
+        return page.sorted()
     keys = _keys(page, node, REPORT_KEYS, "a report's front matter")
     if "title" not in keys:
         page.error(1, "no title: add title: … to the front matter")
@@ -490,7 +531,7 @@ def environment(path: str, text: str | Problem, env: str, environments: set[str]
         page.error(1, f"the file name {env!r} is the environment's id and must be a slug: {slug(env)!r}")
     node = front_matter(page, text)
     if node is None:
-        return page.problems
+        return page.sorted()
     keys = _keys(page, node, ENVIRONMENT_KEYS, "an environment page's front matter")
     if "title" not in keys:
         page.error(1, "no title: add title: … to the front matter")
