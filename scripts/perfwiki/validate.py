@@ -88,9 +88,7 @@ HELD_BACK = "report not published until the errors above are fixed; the other re
 def held_back(problems: list[Problem]) -> dict[str, str]:
     """{slug: its index.md} of the reports ingest left out: data/held_back.json, which the citing
     shortcodes read to say so where a citation of one of their runs stands, instead of failing Hugo."""
-    return {
-        problem.path.rsplit("/", 2)[-2]: problem.path for problem in problems if problem.message == HELD_BACK
-    }
+    return {problem.path.rsplit("/", 2)[-2]: problem.path for problem in problems if problem.message == HELD_BACK}
 
 
 @dataclass
@@ -244,7 +242,9 @@ def _constructible(page: _Page, root: yaml.Node) -> bool:
         seen.add(id(node))
         if node.tag not in _PLAIN_TAGS:
             tag = node.tag.replace("tag:yaml.org,2002:", "!!")
-            page.error(node, f"{tag} is a YAML tag, which perfwiki does not read: write plain text, numbers, lists, mappings")
+            page.error(
+                node, f"{tag} is a YAML tag, which perfwiki does not read: write plain text, numbers, lists, mappings"
+            )
             good = False
         elif node.tag == TIMESTAMP:
             try:
@@ -356,14 +356,16 @@ def _list(page: _Page, name: str, node: yaml.Node | None, item: str, example: st
     return items
 
 
-def _one_of(page: _Page, node: yaml.ScalarNode, what: str, known: Iterable[str], add: str = "") -> bool:
-    """Whether a value is one of `known`; if not, an error with the closest of them."""
-    known = sorted(known)
+def _one_of(page: _Page, node: yaml.ScalarNode, what: str, known: Iterable[str], is_not: str, tail: str = "") -> bool:
+    """Whether a value is one of `known`; if not, an error: "{what} 'x' is not {is_not} (did you mean 'y'?){tail}",
+    the tail listing them unless given."""
+    known = list(known)
     if node.value in known:
         return True
     close = difflib.get_close_matches(node.value, known, n=1, cutoff=0.6)
     hint = f" (did you mean {close[0]!r}?)" if close else ""
-    page.error(node, f"{what} {node.value!r} is unknown{hint}{add}")
+    tail = tail or (f": {', '.join(known)}" if known else "")
+    page.error(node, f"{what} {node.value!r} is not {is_not}{hint}{tail}")
     return False
 
 
@@ -389,12 +391,12 @@ def report(path: str, text: str | Problem, environments: set[str], raw_envs: lis
             page.error(entry, f"environments: {entry.value!r} is listed twice (first at line {seen[entry.value]})")
             continue
         seen[entry.value] = _line(entry)
-        add = f": add content/environments/{entry.value}.md" if slug(entry.value) == entry.value else ""
-        _one_of(page, entry, "environments: environment", environments, add)
+        add = f": add content/environments/{entry.value}.md" if slug(entry.value) == entry.value else ": ids are slugs"
+        _one_of(page, entry, "environments:", sorted(environments), "a known environment", add)
     shown = list(seen) + [env for env in raw_envs if env not in seen]
     baseline = keys.get("baseline")
     if baseline is not None and _text(page, "baseline", baseline) is not None:
-        _one_of(page, baseline, "baseline", shown, f": it must be one of the report's environments ({', '.join(shown)})")
+        _one_of(page, baseline, "baseline", shown, "one of the report's environments")
     _labels(page, keys.get("labels"))
     _automatic(page, keys.get("automatic"))
     _comparisons(page, keys.get("comparisons"), shown)
@@ -412,10 +414,10 @@ def _words(page: _Page, name: str, node: yaml.Node | None, item: str, example: s
 
 
 def _keywords(page: _Page, keys: dict[str, yaml.Node]) -> None:
-    if keys.get("draft") is not None and not (isinstance(keys["draft"], yaml.ScalarNode) and keys["draft"].tag == BOOL):
-        page.error(keys["draft"], f"draft must be true or false, not {_kind(keys['draft'])}")
-    if keys.get("weight") is not None and not (isinstance(keys["weight"], yaml.ScalarNode) and keys["weight"].tag == INT):
-        page.error(keys["weight"], f"weight must be a whole number, not {_kind(keys['weight'])}")
+    for name, tag, wanted in (("draft", BOOL, "true or false"), ("weight", INT, "a whole number")):
+        node = keys.get(name)
+        if node is not None and not (isinstance(node, yaml.ScalarNode) and node.tag == tag):
+            page.error(node, f"{name} must be {wanted}, not {_kind(node)}")
     _words(page, "keywords", keys.get("keywords"), "words", "fio, nvme")
 
 
@@ -424,7 +426,11 @@ def _labels(page: _Page, node: yaml.Node | None) -> None:
     if node is None or (isinstance(node, yaml.ScalarNode) and node.tag == NULL):
         return
     if not isinstance(node, yaml.MappingNode):
-        page.error(node, f'labels must map each label as written to the words pages use ("4KB随机读": "4 KiB random read"), not {_kind(node)}')
+        page.error(
+            node,
+            "labels must map each label as written to the words pages use "
+            f'("4KB随机读": "4 KiB random read"), not {_kind(node)}',
+        )
         return
     for key, value in node.value:
         if not isinstance(key, yaml.ScalarNode) or key.tag == NULL:
@@ -438,17 +444,20 @@ def _automatic(page: _Page, node: yaml.Node | None) -> None:
     if node is None or (isinstance(node, yaml.ScalarNode) and node.tag in (BOOL, NULL)):
         return
     if isinstance(node, yaml.ScalarNode):
-        page.error(node, f"automatic must be true, false or a list of tools, not {_kind(node)}: write automatic: [{node.value}]")
+        page.error(
+            node,
+            f"automatic must be true, false or a list of tools, not {_kind(node)}: write automatic: [{node.value}]",
+        )
         return
     for entry in _list(page, "automatic", node, "tools", "fio"):
-        _one_of(page, entry, "automatic: tool", tools.NAMES, f": one of {', '.join(tools.NAMES)}")
+        _one_of(page, entry, "automatic:", tools.NAMES, "a tool")
 
 
 def _tool(page: _Page, where: str, node: yaml.Node | None) -> str | None:
     if node is None or _text(page, f"{where} tool", node) is None:
         return None
     assert isinstance(node, yaml.ScalarNode)
-    return node.value if _one_of(page, node, f"{where} tool", tools.NAMES, f": one of {', '.join(tools.NAMES)}") else None
+    return node.value if _one_of(page, node, f"{where} tool", tools.NAMES, "a tool") else None
 
 
 def _metric(page: _Page, where: str, tool: str | None, node: yaml.Node | None) -> None:
@@ -456,7 +465,7 @@ def _metric(page: _Page, where: str, tool: str | None, node: yaml.Node | None) -
         return
     assert isinstance(node, yaml.ScalarNode)
     known = [metric.key for metric in tools.get(tool).metrics]
-    _one_of(page, node, f"{where} metric", known, f" for {tool}: one of {', '.join(known)}")
+    _one_of(page, node, f"{where} metric", known, f"a metric of {tool}")
 
 
 def _comparisons(page: _Page, node: yaml.Node | None, environments: list[str]) -> None:
@@ -479,10 +488,10 @@ def _comparisons(page: _Page, node: yaml.Node | None, environments: list[str]) -
         _metric(page, where, tool, keys.get("metric"))
         envs = []
         for entry in _list(page, f"{where} environments", keys.get("environments"), "environment ids", "env-id, …"):
-            if _one_of(page, entry, f"{where} environment", environments, " in this report"):
+            if _one_of(page, entry, f"{where} environment", environments, "one of the report's environments"):
                 envs.append(entry.value)
         if keys.get("baseline") is not None and _text(page, f"{where} baseline", keys["baseline"]) is not None:
-            _one_of(page, keys["baseline"], f"{where} baseline", envs or environments, " in this comparison")
+            _one_of(page, keys["baseline"], f"{where} baseline", envs or environments, "one of its environments")
         _list(page, f"{where} ignore", keys.get("ignore"), "parameter names", "iodepth")
         columns = keys.get("columns")
         if columns is None:
@@ -490,7 +499,9 @@ def _comparisons(page: _Page, node: yaml.Node | None, environments: list[str]) -
                 page.error(spec, f"comparison {number} needs a tool (or columns)")
             continue
         if not isinstance(columns, yaml.SequenceNode):
-            page.error(columns, f"{where} columns must be a list of columns (- title: …, label: …), not {_kind(columns)}")
+            page.error(
+                columns, f"{where} columns must be a list of columns (- title: …, label: …), not {_kind(columns)}"
+            )
             continue
         for index, column in enumerate(columns.value, start=1):
             here = f"{where} column {index}"
@@ -550,7 +561,14 @@ def environment(path: str, text: str | Problem, env: str, environments: set[str]
         return page.problems
     for name, value in _facts(page, facts):
         if name == "host_environment" and value.value != env:
-            _one_of(page, value, "host_environment", environments, ": it names the environment page of the host")
+            _one_of(
+                page,
+                value,
+                "facts: host_environment",
+                sorted(environments),
+                "a known environment",
+                ": name the host's environment id",
+            )
         elif name == "host_environment":
             page.error(value, "host_environment names this environment itself: name its host's")
     return page.sorted()
@@ -563,7 +581,9 @@ def _facts(page: _Page, node: yaml.MappingNode) -> list[tuple[str, yaml.ScalarNo
         if not isinstance(key, yaml.ScalarNode):
             page.error(key, f"facts: a fact's name must be a word, not {_kind(key)}")
         elif key.value in first:
-            page.error(key, f"facts: {key.value} is given twice (first at line {first[key.value]}): Hugo refuses the page")
+            page.error(
+                key, f"facts: {key.value} is given twice (first at line {first[key.value]}): Hugo refuses the page"
+            )
         elif not isinstance(value, yaml.ScalarNode):
             first[key.value] = _line(key)
             page.error(value, f"facts: {key.value} must be one value (text or a number), not {_kind(value)}")
@@ -692,7 +712,7 @@ def suite(where: str, path: Path) -> list[Problem]:
     _text(page, "description", keys.get("description"))
     target = keys.get("target")
     if target is not None and _text(page, "target", target) is not None:
-        _one_of(page, target, "target", SUITE_TARGETS, f": one of {', '.join(SUITE_TARGETS)}")
+        _one_of(page, target, "target", SUITE_TARGETS, "a suite target")
     defaults = keys.get("defaults")
     if defaults is not None and not isinstance(defaults, yaml.MappingNode):
         page.error(defaults, f"defaults must be a mapping of names to values (runtime: 30), not {_kind(defaults)}")
@@ -737,7 +757,7 @@ def suite(where: str, path: Path) -> list[Problem]:
             page.error(shell, f"{here} shell must be true or false")
         job = fields.get("show_job_file")
         if job is not None and _text(page, f"{here} show_job_file", job) is not None:
-            _one_of(page, job, f"{here} show_job_file", names, " in job_files")
+            _one_of(page, job, f"{here} show_job_file", sorted(names), "one of its job_files")
     return page.sorted()
 
 
