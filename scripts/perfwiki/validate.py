@@ -146,12 +146,16 @@ def site(root: Path, bundles: list[Bundle], deep: bool = False) -> Checked:
 
 
 def _read(path: Path) -> str | Problem:
+    """A file people write, as text; or what is wrong, at its line (the path is filled in by the caller)."""
     try:
-        return path.read_text(encoding="utf-8-sig")
-    except UnicodeDecodeError as exc:
-        return Problem("", 1, f"not UTF-8 text (byte {exc.start}): save it as UTF-8")
+        data = path.read_bytes()
     except OSError as exc:
         return Problem("", 1, f"cannot read: {exc.strerror}")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        return Problem("", line, f"not UTF-8 text (byte {exc.start}): save it as UTF-8")
 
 
 def _shown(index: Path, raw_envs: list[str]) -> list[str]:
@@ -174,16 +178,22 @@ class _Page:
     def __init__(self, path: str) -> None:
         self.path = path
         self.problems: list[Problem] = []
+        # The line of the key each value node was given under: a wrong value is reported there, where
+        # the author looks, even when it is a list or mapping written on the lines below.
+        self.key_lines: dict[int, int] = {}
 
     def sorted(self) -> list[Problem]:
         """The problems in the order of their lines (each kind of check runs over the whole page)."""
         return sorted(self.problems, key=lambda problem: problem.line)
 
+    def line(self, node: yaml.Node | int) -> int:
+        return node if isinstance(node, int) else self.key_lines.get(id(node), node.start_mark.line + 1)
+
     def error(self, node: yaml.Node | int, message: str) -> None:
-        self.problems.append(Problem(self.path, _line(node), message))
+        self.problems.append(Problem(self.path, self.line(node), message))
 
     def warning(self, node: yaml.Node | int, message: str) -> None:
-        self.problems.append(Problem(self.path, _line(node), message, "warning"))
+        self.problems.append(Problem(self.path, self.line(node), message, "warning"))
 
 
 def _line(node: yaml.Node | int) -> int:
@@ -194,7 +204,7 @@ def front_matter(page: _Page, text: str | Problem) -> yaml.MappingNode | None:
     """The front matter of a markdown file as YAML nodes (their marks are lines of the file), or None
     after reporting why there is none that can be read."""
     if isinstance(text, Problem):
-        page.error(1, text.message)
+        page.error(text.line, text.message)
         return None
     if not text.strip():
         page.error(1, "empty file: a page starts with front matter between two '---' lines (title: …)")
@@ -212,9 +222,8 @@ def front_matter(page: _Page, text: str | Problem) -> yaml.MappingNode | None:
     try:
         node = yaml.compose(yaml_text, Loader=yaml.SafeLoader)
     except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        hint = " (indent with spaces: YAML does not allow tabs)" if "\\t" in str(exc.problem) else ""
-        page.error(mark.line + 1 if mark else 1, f"front matter is not valid YAML: {exc.problem}{hint}")
+        line, said = _yaml_error(exc)
+        page.error(line, f"front matter is not valid YAML: {said}")
         return None
     except yaml.YAMLError as exc:
         page.error(1, f"front matter is not valid YAML: {exc}")
@@ -259,6 +268,18 @@ def _constructible(page: _Page, root: yaml.Node) -> bool:
     return good
 
 
+def _yaml_error(exc: yaml.MarkedYAMLError) -> tuple[int, str]:
+    """Where YAML went wrong (a line of the file) and what it says, with where the construct it was
+    reading began when that is an earlier line (an unclosed '[' is found wrong lines later)."""
+    mark = exc.problem_mark or exc.context_mark
+    said = str(exc.problem)
+    if exc.context and exc.context_mark and mark and exc.context_mark.line < mark.line:
+        said += f" ({exc.context} at line {exc.context_mark.line + 1})"
+    if "\\t" in said:
+        said += " (indent with spaces: YAML does not allow tabs)"
+    return (mark.line + 1 if mark else 1), said
+
+
 def _kind(node: yaml.Node) -> str:
     if isinstance(node, yaml.MappingNode):
         return "a mapping"
@@ -283,6 +304,7 @@ def _keys(page: _Page, node: yaml.MappingNode, known: Iterable[str], what: str) 
             page.error(key, f"{name} is given twice (first at line {first[name]}): Hugo refuses the page")
             continue
         first[name] = _line(key)
+        page.key_lines[id(value)] = first[name]
         if name in known:
             found[name] = value
             continue
@@ -586,6 +608,7 @@ def _facts(page: _Page, node: yaml.MappingNode) -> list[tuple[str, yaml.ScalarNo
             )
         elif not isinstance(value, yaml.ScalarNode):
             first[key.value] = _line(key)
+            page.key_lines[id(value)] = first[key.value]
             page.error(value, f"facts: {key.value} must be one value (text or a number), not {_kind(value)}")
         elif value.tag == NULL:
             first[key.value] = _line(key)
@@ -642,12 +665,14 @@ def binary(path: Path) -> str | None:
     try:
         text = decode(data)
     except UnicodeDecodeError as exc:
+        if 0 in data:
+            return f"a binary file (a NUL byte at byte {data.index(0)})"
         if complete or exc.end < len(data) - 3:
-            return f"not text: no encoding people save text in reads it (byte {exc.start})"
+            return f"not text perfwiki reads: not UTF-8, UTF-16 nor GB18030 (byte {exc.start})"
         try:  # the sample ends inside a character: read it without that character
             text = decode(data[: exc.start])
         except UnicodeDecodeError as inner:
-            return f"not text: no encoding people save text in reads it (byte {inner.start})"
+            return f"not text perfwiki reads: not UTF-8, UTF-16 nor GB18030 (byte {inner.start})"
     if "\x00" in text:
         return f"a binary file (a NUL byte at character {text.index(chr(0))})"
     controls = sum(1 for char in text if char < " " and char not in _TEXT_CONTROLS)
@@ -665,7 +690,7 @@ def _aliases_table(root: Path, bundle: Bundle) -> list[Problem]:
     where = content.relative(bundle.aliases_path, root)
     text = _read(bundle.aliases_path)
     if isinstance(text, Problem):
-        return [Problem(where, 1, text.message)]
+        return [Problem(where, text.line, text.message)]
     return aliases.read(where, text)[1]
 
 
@@ -680,7 +705,7 @@ def manual_files(root: Path, bundles: list[Bundle]) -> list[Problem]:
                 text = _read(path)
                 where = content.relative(path, root)
                 if isinstance(text, Problem):
-                    problems.append(Problem(where, 1, text.message))
+                    problems.append(Problem(where, text.line, text.message))
                 else:
                     problems += manual.parse(where, text, "")[1]
     return problems
@@ -697,13 +722,13 @@ def suite(where: str, path: Path) -> list[Problem]:
         return page.problems
     text = _read(path)
     if isinstance(text, Problem):
-        page.error(1, text.message)
+        page.error(text.line, text.message)
         return page.problems
     try:
         node = yaml.compose(text, Loader=yaml.SafeLoader)
     except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        page.error(mark.line + 1 if mark else 1, f"not valid YAML: {exc.problem}")
+        line, said = _yaml_error(exc)
+        page.error(line, f"not valid YAML: {said}")
         return page.problems
     if not isinstance(node, yaml.MappingNode):
         page.error(node or 1, "a suite is a mapping: description, defaults, target, steps")
