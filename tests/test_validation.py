@@ -99,7 +99,8 @@ REPORT_MISTAKES = [
         "date: 2021-10-24",
         "date: 24.10.2021",
         [
-            f"{NAS}:3: date '24.10.2021' is not a date Hugo can read: write YYYY-MM-DD, or 2021-10-24T10:00:00Z with a time"
+            f"{NAS}:3: date '24.10.2021' is not a date Hugo can read: "
+            "write YYYY-MM-DD, or 2021-10-24T10:00:00Z with a time"
         ],
     ),
     (
@@ -161,8 +162,8 @@ REPORT_MISTAKES = [
         "tags: [fio, nas]",
         "labels: [iometer]",
         [
-            f'{NAS}:10: labels must map each label as written to the words pages use ("4KB随机读": "4 KiB random read"), '
-            "not a list"
+            f"{NAS}:10: labels must map each label as written to the words pages use "
+            '("4KB随机读": "4 KiB random read"), not a list'
         ],
     ),
     (
@@ -292,7 +293,7 @@ def test_a_byte_order_mark_is_read_past(site, capsys) -> None:
 
 def test_a_report_that_is_not_utf8_says_so(site, capsys) -> None:
     path = site / NAS
-    path.write_bytes(path.read_bytes().replace("NAS, four".encode(), "NAS, vier Modi – ".encode("cp1252"), 1))
+    path.write_bytes(path.read_bytes().replace(b"NAS, four", "NAS, vier Modi – ".encode("cp1252"), 1))
     code, lines = check(site, capsys)
     assert lines == [f"{NAS}:2: not UTF-8 text (byte 34): save it as UTF-8"]
     assert code == 1
