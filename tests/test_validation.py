@@ -373,8 +373,7 @@ def test_a_binary_raw_file_is_refused(site, capsys) -> None:
     code, lines = check(site, capsys)
     assert lines == [
         f"{NAS_RAW}/fio.txt.gz:1: a binary file (a NUL byte at byte 3): not read, not published",
-        f"{NAS_RAW}/latin1.txt:1: not text perfwiki reads: not UTF-8, UTF-16 nor GB18030 (byte 3): "
-        "not read, not published",
+        f"{NAS_RAW}/latin1.txt:1: not valid UTF-8 (byte 3): invalid continuation byte",
     ]
     assert code == 1
 
@@ -394,6 +393,9 @@ def test_a_large_text_file_cut_inside_a_character_is_still_text(tmp_path) -> Non
     path = tmp_path / "wide.txt"
     path.write_bytes(b"x" * (validate.SNIFF_BYTES - 1) + "测试\n".encode())
     assert validate.binary(path) is None
+    # A byte no encoding reads, near the sample's end but not cut by it: refused at its line.
+    path.write_bytes(b"x" * (validate.SNIFF_BYTES - 10) + b"\n\xe9 \n" + b"x" * 100)
+    assert validate.binary(path) == (2, "not valid UTF-8 (byte 65527): invalid continuation byte")
 
 
 def test_manual_and_aliases_tables_are_checked(site, capsys) -> None:

@@ -647,37 +647,48 @@ def _raw_files(root: Path, bundle: Bundle, checked: Checked) -> None:
     paths = [path for _, path in bundle.raw_files]
     checked.raw_files.update(_case_clashes(root, paths, "raw file", checked.problems))
     for path in paths:
-        reason = binary(path)
-        if reason:
-            checked.problems.append(Problem(content.relative(path, root), 1, f"{reason}: not read, not published"))
+        refused = binary(path)
+        if refused:
+            checked.problems.append(Problem(content.relative(path, root), *refused))
             checked.raw_files.add(path)
 
 
-def binary(path: Path) -> str | None:
-    """Why a raw file is not text (from its first SNIFF_BYTES), or None when it is text decode.py reads."""
+def binary(path: Path) -> tuple[int, str] | None:
+    """(line, why) a raw file is not text decode.py reads, from its first SNIFF_BYTES; None when it is text.
+
+    Text not in an encoding decode.py knows is said as extract.py says it, at the line it goes wrong."""
     try:
         with path.open("rb") as file:
             data = file.read(SNIFF_BYTES + 1)
     except OSError as exc:
-        return f"cannot read: {exc.strerror}"
+        return 1, f"cannot read: {exc.strerror}"
     complete = len(data) <= SNIFF_BYTES
     data = data[:SNIFF_BYTES]
     try:
         text = decode(data)
     except UnicodeDecodeError as exc:
         if 0 in data:
-            return f"a binary file (a NUL byte at byte {data.index(0)})"
-        if complete or exc.end < len(data) - 3:
-            return f"not text perfwiki reads: not UTF-8, UTF-16 nor GB18030 (byte {exc.start})"
-        try:  # the sample ends inside a character: read it without that character
-            text = decode(data[: exc.start])
-        except UnicodeDecodeError as inner:
-            return f"not text perfwiki reads: not UTF-8, UTF-16 nor GB18030 (byte {inner.start})"
+            return 1, f"a binary file (a NUL byte at byte {data.index(0)}): not read, not published"
+        if not complete and exc.end >= len(data) - 3:  # the sample ends inside a character: read it without
+            return _binary_sample(data[: exc.start])
+        return data[: exc.start].count(b"\n") + 1, f"not valid UTF-8 (byte {exc.start}): {exc.reason}"
+    return _binary_text(text)
+
+
+def _binary_sample(data: bytes) -> tuple[int, str] | None:
+    try:
+        return _binary_text(decode(data))
+    except UnicodeDecodeError as exc:
+        return data[: exc.start].count(b"\n") + 1, f"not valid UTF-8 (byte {exc.start}): {exc.reason}"
+
+
+def _binary_text(text: str) -> tuple[int, str] | None:
+    """Decoded text that is still not text: a NUL (UTF-16 read from binary data), or control characters."""
     if "\x00" in text:
-        return f"a binary file (a NUL byte at character {text.index(chr(0))})"
+        return 1, f"a binary file (a NUL character at character {text.index(chr(0))}): not read, not published"
     controls = sum(1 for char in text if char < " " and char not in _TEXT_CONTROLS)
     if controls * 100 > len(text):
-        return f"a binary file ({controls} control characters in its first {len(text)})"
+        return 1, f"a binary file ({controls} control characters in its first {len(text)}): not read, not published"
     return None
 
 
