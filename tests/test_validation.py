@@ -523,11 +523,15 @@ def test_ingest_of_unreadable_front_matter_is_file_line_never_a_traceback(tmp_pa
     (root / "content/reports/build-vm-disk-busy/index.md").write_text("", encoding="utf-8")
     edit(root / "content/reports/fio-iops-basics/index.md", "date: 2018-06-04", "date: 2018-06-31")
     edit(root / "content/environments/nvme-ext4.md", "kind:", "kind: [")
+    vm = root / "content/reports/vm-vs-bare-metal/index.md"
+    vm.write_bytes(vm.read_bytes().replace(b"vs bare metal", "vs bare metal – ".encode("cp1252"), 1))
+    # With redaction on, ingest also reads every authored page for what it would hide.
+    edit(root / "hugo.toml", "#[params.perfwiki.redact]\n#  ipv4 = true", "[params.perfwiki.redact]\n  ipv4 = true")
     done = ingest(root)
     assert done.returncode == 1
     assert "Traceback" not in done.stderr
     errors = [line for line in done.stderr.splitlines() if f": {validate.HELD_BACK}" not in line]
-    assert errors[:5] == [
+    assert errors[:6] == [
         "content/environments/nvme-ext4.md:4: front matter is not valid YAML: expected ',' or ']', but got ':' "
         "(while parsing a flow sequence at line 3)",
         "content/reports/build-vm-disk-busy/index.md:1: empty file: a page starts with front matter between two "
@@ -538,8 +542,9 @@ def test_ingest_of_unreadable_front_matter_is_file_line_never_a_traceback(tmp_pa
         "(indent with spaces: YAML does not allow tabs)",
         "content/reports/nvme-raw-vs-ext4/index.md:1: shows environment 'nvme-ext4', whose page "
         "content/environments/nvme-ext4.md has errors",
+        "content/reports/vm-vs-bare-metal/index.md:2: not UTF-8 text (byte 42): save it as UTF-8",
     ]
-    held = ["build-vm-disk-busy", "fio-iops-basics", "nas-cache-modes", "nvme-raw-vs-ext4"]
+    held = ["build-vm-disk-busy", "fio-iops-basics", "nas-cache-modes", "nvme-raw-vs-ext4", "vm-vs-bare-metal"]
     assert published_reports(root) == [slug for slug in EXAMPLE_REPORTS if slug not in held]
 
 

@@ -202,7 +202,9 @@ def authored_leaks(root: Path, redactor: Redactor) -> list[Problem]:
         return []
     problems = []
     for path in content.authored_pages(root):
-        for number, line in enumerate(path.read_text(encoding="utf-8-sig").split("\n"), start=1):
+        # errors="replace": a page that is not UTF-8 is reported by validation (validate.py), not here.
+        text = path.read_text(encoding="utf-8-sig", errors="replace")
+        for number, line in enumerate(text.split("\n"), start=1):
             hidden = redactor.text(line)
             if hidden != line:
                 problems.append(
