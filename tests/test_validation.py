@@ -284,6 +284,18 @@ def test_a_page_without_front_matter_says_how_to_write_one(site, capsys, text, e
     assert code == 1
 
 
+def test_a_report_folder_without_its_index_md(site, capsys) -> None:
+    (site / NAS).rename(site / "content/reports/nas-cache-modes/Index.md")
+    shutil.copytree(site / "content/reports/nas-cache-modes/raw", site / "content/reports/new-report/raw")
+    code, lines = check(site, capsys)
+    assert lines == [
+        "content/reports/nas-cache-modes:1: Index.md must be named index.md: "
+        "not a report, so nothing in it is published",
+        "content/reports/new-report:1: no index.md (its title and text): not a report, so nothing in it is published",
+    ]
+    assert code == 1
+
+
 def test_a_byte_order_mark_is_read_past(site, capsys) -> None:
     path = site / NAS
     path.write_bytes(b"\xef\xbb\xbf" + path.read_bytes().replace(b"baseline: nas-default", b"baseline: nas-write-back"))
@@ -561,8 +573,12 @@ ACCEPTED_DATES = [
 ]
 
 
-def test_every_date_check_accepts_builds_with_the_pinned_hugo(tmp_path, capsys) -> None:
+def test_what_check_accepts_builds_with_the_pinned_hugo(tmp_path, capsys) -> None:
+    """Every date form check accepts, and a report without environments or baseline (its raw folders are its
+    environments), build."""
     root = full_site(tmp_path)
+    edit(root / NAS, "baseline: nas-default\n", "")
+    edit(root / NAS, "environments: [nas-default, nas-direct-sync, nas-write-through, nas-write-back]\n", "")
     reports = sorted((root / "content" / "reports").glob("*/index.md"))
     assert len(reports) >= len(ACCEPTED_DATES)
     for path, date in zip(reports, ACCEPTED_DATES, strict=False):

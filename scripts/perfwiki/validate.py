@@ -119,6 +119,7 @@ def site(root: Path, bundles: list[Bundle], deep: bool = False) -> Checked:
     checked.environment_count = len(environments)
     known = set(environments)
     _case_clashes(root, [bundle.index_path.parent for bundle in bundles], "report folder", checked.problems)
+    checked.problems += _folders_without_text(root)
     for bundle in bundles:
         where = content.relative(bundle.index_path, root)
         raw_envs = sorted({env for env, _ in bundle.raw_files})
@@ -143,6 +144,20 @@ def site(root: Path, bundles: list[Bundle], deep: bool = False) -> Checked:
                 checked.problems += suite(content.relative(path, root), path)
                 checked.suite_count += 1
     return checked
+
+
+def _folders_without_text(root: Path) -> list[Problem]:
+    """Folders under content/reports/ without an index.md: not a report, so nothing in them is published."""
+    reports = root / CONTENT_DIR / "reports"
+    problems = []
+    for folder in sorted(path for path in reports.iterdir() if path.is_dir()) if reports.is_dir() else []:
+        if folder.name.startswith(".") or (folder / "index.md").is_file():
+            continue
+        named = [path.name for path in folder.iterdir() if path.name.casefold() == "index.md"]
+        said = f"{named[0]} must be named index.md" if named else "no index.md (its title and text)"
+        message = f"{said}: not a report, so nothing in it is published"
+        problems.append(Problem(content.relative(folder, root), 1, message))
+    return problems
 
 
 def _read(path: Path) -> str | Problem:
