@@ -232,6 +232,12 @@ REPORT_MISTAKES = [
         ],
     ),
     (
+        "a NUL character",
+        "tags: [fio, nas]",
+        "tags: [fio, nas\x00]",
+        [f"{NAS}:10: front matter is not valid YAML: a character YAML does not allow (#x0000)"],
+    ),
+    (
         "draft as a word",
         "tags: [fio, nas]",
         "draft: maybe",

@@ -71,7 +71,7 @@ def read_front_matter(path: Path) -> dict[str, Any]:
         mark = exc.problem_mark or exc.context_mark
         raise FrontMatterError(mark.line + 1 if mark else 1, f"front matter is not valid YAML: {exc.problem}") from None
     except (yaml.YAMLError, ValueError) as exc:  # ValueError: a date such as 2021-13-45
-        raise FrontMatterError(1, f"front matter cannot be read: {exc}") from None
+        raise FrontMatterError(1, f"front matter cannot be read: {' '.join(str(exc).split())}") from None
     return loaded if isinstance(loaded, dict) else {}
 
 

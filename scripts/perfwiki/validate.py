@@ -103,10 +103,6 @@ class Checked:
     environment_count: int = 0
     suite_count: int = 0
 
-    @property
-    def errors(self) -> list[Problem]:
-        return [problem for problem in self.problems if problem.severity == "error"]
-
 
 def site(root: Path, bundles: list[Bundle], deep: bool = False) -> Checked:
     """Check every environment page, report and raw file of a site (`bundles` from content.bundles).
@@ -236,12 +232,9 @@ def front_matter(page: _Page, text: str | Problem) -> yaml.MappingNode | None:
         return None
     try:
         node = _compose(yaml_text)
-    except yaml.MarkedYAMLError as exc:
-        line, said = _yaml_error(exc)
-        page.error(line, f"front matter is not valid YAML: {said}")
-        return None
     except yaml.YAMLError as exc:
-        page.error(1, f"front matter is not valid YAML: {exc}")
+        line, said = _yaml_error(exc, yaml_text)
+        page.error(line, f"front matter is not valid YAML: {said}")
         return None
     if node is None:
         page.error(2, "the front matter is empty: give the page a title: …")
@@ -292,9 +285,13 @@ def _compose(text: str) -> yaml.Node | None:
         return yaml.compose(text, Loader=yaml.SafeLoader)
 
 
-def _yaml_error(exc: yaml.MarkedYAMLError) -> tuple[int, str]:
+def _yaml_error(exc: yaml.YAMLError, text: str) -> tuple[int, str]:
     """Where YAML went wrong (a line of the file) and what it says, with where the construct it was
     reading began when that is an earlier line (an unclosed '[' is found wrong lines later)."""
+    if isinstance(exc, yaml.reader.ReaderError):  # a character YAML refuses anywhere (NUL, most controls)
+        return text[: exc.position].count("\n") + 1, f"a character YAML does not allow (#x{exc.character:04x})"
+    if not isinstance(exc, yaml.MarkedYAMLError):
+        return 1, " ".join(str(exc).split())
     mark = exc.problem_mark or exc.context_mark
     said = str(exc.problem)
     if exc.context and exc.context_mark and mark and exc.context_mark.line < mark.line:
@@ -571,7 +568,7 @@ def _environment_pages(root: Path, checked: Checked) -> dict[str, Path]:
     folder = root / CONTENT_DIR / "environments"
     pages = sorted(path for path in folder.glob("*.md") if not path.name.startswith("_")) if folder.is_dir() else []
     found = {path.stem: path for path in pages}
-    _case_clashes(root, pages, "environment page", checked.problems, suffix=".md")
+    _case_clashes(root, pages, "environment page", checked.problems)
     for env, path in found.items():
         where = content.relative(path, root)
         problems = environment(where, _read(path), env, set(found))
@@ -601,10 +598,10 @@ def environment(path: str, text: str | Problem, env: str, environments: set[str]
     _keywords(page, keys)
     facts = keys.get("facts")
     if facts is None or (isinstance(facts, yaml.ScalarNode) and facts.tag == NULL):
-        return page.problems
+        return page.sorted()
     if not isinstance(facts, yaml.MappingNode):
         page.error(facts, f"facts must be a mapping of names to values (cpu: …), not {_kind(facts)}")
-        return page.problems
+        return page.sorted()
     for name, value in _facts(page, facts):
         if name == "host_environment" and value.value != env:
             _one_of(
@@ -646,7 +643,7 @@ def _facts(page: _Page, node: yaml.MappingNode) -> list[tuple[str, yaml.ScalarNo
 # -- names and raw files ------------------------------------------------------------------
 
 
-def _case_clashes(root: Path, paths: list[Path], what: str, problems: list[Problem], suffix: str = "") -> list[Path]:
+def _case_clashes(root: Path, paths: list[Path], what: str, problems: list[Problem]) -> list[Path]:
     """Paths that differ from an earlier one only in case: an error each; returned to be left out."""
     first: dict[str, Path] = {}
     clashing = []
@@ -754,20 +751,22 @@ def suite(where: str, path: Path) -> list[Problem]:
     page = _Page(where)
     if path.suffix != ".yaml":
         page.warning(1, "not a suite: `perfwiki bench` reads only files named <suite>.yaml here")
-        return page.problems
+        return page.sorted()
     text = _read(path)
     if isinstance(text, Problem):
         page.error(text.line, text.message)
-        return page.problems
+        return page.sorted()
     try:
         node = _compose(text)
-    except yaml.MarkedYAMLError as exc:
-        line, said = _yaml_error(exc)
+    except yaml.YAMLError as exc:
+        line, said = _yaml_error(exc, text)
         page.error(line, f"not valid YAML: {said}")
-        return page.problems
+        return page.sorted()
     if not isinstance(node, yaml.MappingNode):
         page.error(node or 1, "a suite is a mapping: description, defaults, target, steps")
-        return page.problems
+        return page.sorted()
+    if not _constructible(page, node):
+        return page.sorted()
     keys = _keys(page, node, SUITE_KEYS, "a suite")
     _text(page, "description", keys.get("description"))
     target = keys.get("target")
@@ -788,15 +787,18 @@ def suite(where: str, path: Path) -> list[Problem]:
             page.error(job_files, f"job_files must map file names to their text, not {_kind(job_files)}")
         else:
             for key, value in job_files.value:
-                names.add(key.value)
-                check_template(value, f"job file {key.value}")
+                if isinstance(key, yaml.ScalarNode):
+                    names.add(key.value)
+                    check_template(value, f"job file {key.value}")
+                else:
+                    page.error(key, f"job_files: a file name must be a word, not {_kind(key)}")
     steps = keys.get("steps")
     if steps is None:
         page.error(node, "a suite needs steps: a list of {label, tool, command, seconds}")
-        return page.problems
+        return page.sorted()
     if not isinstance(steps, yaml.SequenceNode) or not steps.value:
         page.error(steps, "steps must be a list of {label, tool, command, seconds}")
-        return page.problems
+        return page.sorted()
     for number, step in enumerate(steps.value, start=1):
         here = f"step {number}"
         if not isinstance(step, yaml.MappingNode):
