@@ -411,6 +411,14 @@ def test_a_large_text_file_cut_inside_a_character_is_still_text(tmp_path) -> Non
     path = tmp_path / "wide.txt"
     path.write_bytes(b"x" * (validate.SNIFF_BYTES - 1) + "测试\n".encode())
     assert validate.binary(path) is None
+    # GB18030 (Chinese Windows), cut by the sample inside a two-byte character one way or the other.
+    for prefix in ("", "x"):
+        path.write_bytes((prefix + "测试数据 4K 随机读\n" * 5000).encode("gb18030"))
+        assert validate.binary(path) is None
+    # UTF-16 (PowerShell's `>`), with a BOM and without.
+    for encoding in ("utf-16", "utf-16-le"):
+        path.write_bytes(("x" + "fio 测试 🚀\n" * 9000).encode(encoding))
+        assert validate.binary(path) is None
     # A byte no encoding reads, near the sample's end but not cut by it: refused at its line.
     path.write_bytes(b"x" * (validate.SNIFF_BYTES - 10) + b"\n\xe9 \n" + b"x" * 100)
     assert validate.binary(path) == (2, "not valid UTF-8 (byte 65527): invalid continuation byte")

@@ -685,12 +685,19 @@ def binary(path: Path) -> tuple[int, str] | None:
         return 1, f"cannot read: {exc.strerror}"
     complete = len(data) <= SNIFF_BYTES
     data = data[:SNIFF_BYTES]
+    # A sample ends at a whole line (UTF-16: a whole code unit); failing that, it may end inside a character.
+    cut = not complete
+    if cut:
+        if data.startswith((b"\xff\xfe", b"\xfe\xff")) or data[:4096].count(0) > 1024:
+            data = data[: len(data) // 2 * 2]
+        elif b"\n" in data:
+            data, cut = data[: data.rfind(b"\n") + 1], False
     try:
         text = decode(data)
     except UnicodeDecodeError as exc:
         if 0 in data:
             return 1, f"a binary file (a NUL byte at byte {data.index(0)}): not read, not published"
-        if not complete and exc.end >= len(data) - 3:  # the sample ends inside a character: read it without
+        if cut and exc.end >= len(data) - 3:  # the sample ends inside a character: read it without
             return _binary_sample(data[: exc.start])
         return data[: exc.start].count(b"\n") + 1, f"not valid UTF-8 (byte {exc.start}): {exc.reason}"
     return _binary_text(text)
