@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from .sanitize import SHORTCODES, shortcode_text
 from .source import ExportError, Source, headline, report, run_page
 
 SHORTCODE = re.compile(r"\{\{<\s*(?P<name>[\w/-]+)(?P<args>(?:\s+(?:\"[^\"]*\"|[^\s\">/]+))*)\s*/?>\}\}")
@@ -34,16 +35,29 @@ class Citation:
         return headline(self.page)
 
 
-def citations(source: Source) -> Iterator[Citation]:
-    """Every citation of the narrative in order; ExportError at the first that points nowhere."""
-    for match in SHORTCODE.finditer(source.narrative):
+@dataclass
+class Verbatim:
+    """A shortcode the export does not draw (not a citation, `{{% %}}`, Hugo's `{{</* */>}}`): its text,
+    shown as written, so a reader sees it rather than losing it or having it run."""
+
+    start: int
+    end: int
+    text: str
+
+
+def citations(source: Source) -> Iterator[Citation | Verbatim]:
+    """Every shortcode of the narrative in order; ExportError at the first citation that points nowhere."""
+    for found in SHORTCODES.finditer(source.narrative):
+        match = SHORTCODE.fullmatch(source.narrative, found.start(), found.end())
+        escaped_or_markdown = found[2] or found[1] != "<"
+        if escaped_or_markdown or match is None or match["name"] not in CITING:
+            yield Verbatim(found.start(), found.end(), shortcode_text(found))
+            continue
         name = match["name"]
         before = source.narrative[: match.start()]
         line = source.narrative_line + before.count("\n")
         column = match.start() - (before.rfind("\n") + 1) + 1
         where = f"{source.relative_path}:{line}:{column}: {{{{< {name} >}}}}"
-        if name not in CITING:
-            raise ExportError(f"{where}: a portable report shows only run, command and comparison citations")
         arguments = [quoted or bare for quoted, bare in ARGUMENT.findall(match["args"])]
         slug, cited = _reference(source, arguments)
         try:
