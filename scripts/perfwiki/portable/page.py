@@ -80,7 +80,9 @@ class _Narrative:
         for number, citation in enumerate(citations(self.source)):
             # A token markdown leaves alone, swapped for the citation's HTML once rendered.
             token = f"{TOKEN}{number}X"
-            shown[token] = visible(citation.text) if isinstance(citation, Verbatim) else self._citation(citation, number)
+            shown[token] = (
+                visible(citation.text) if isinstance(citation, Verbatim) else self._citation(citation, number)
+            )
             pieces += [text[last : citation.start], token]
             last = citation.end
         pieces.append(text[last:])

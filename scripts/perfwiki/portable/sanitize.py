@@ -80,7 +80,7 @@ def visible(text: str) -> str:
 _FENCED = re.compile(r"^[ \t]*(?P<fence>`{3,}|~{3,})[^\n]*\n.*?^[ \t]*(?P=fence)[`~]*[ \t]*$", re.M | re.S)
 _SPAN = re.compile(r"(?<![\\`])(?:\\\\)*(?P<ticks>`+)(?!`)[^\n]*?(?<!`)(?P=ticks)(?!`)")
 # A link's address: inline "](address" (optionally in <>) or a reference definition "[x]: address".
-_DESTINATION = re.compile(r"(?P<lead>\]\(\s*<?|^[ \t]*\[[^\]\n]+\]:[ \t]*<?)(?P<url>[^\s)>]*)", re.M)
+_DESTINATION = re.compile(r"(?P<lead>\]\(\s*<?|^[ \t]*\[[^\]\n]+\]:[ \t]*<?)(?P<url>(?:[^\s()<>]|\([^\s()]*\))*)", re.M)
 _SCHEME = re.compile(r"[a-z][a-z0-9+.-]*:")
 
 
@@ -92,11 +92,15 @@ def _safe_address(url: str) -> bool:
     return scheme is None or scheme.group()[:-1] in SCHEMES
 
 
+def safe_links(text: str) -> str:
+    """Markdown whose links to a javascript:/data:/... address (entities and all) point to "#" instead."""
+    return _DESTINATION.sub(lambda m: m.group() if _safe_address(m["url"]) else m["lead"] + "#", text)
+
+
 def _prose(text: str) -> str:
     """Markdown prose with no HTML in it: each "<" an entity, which markdown shows as "<" (so a tag,
-    a comment or an autolink is text), and each link to a javascript:/data:/... address made "#"."""
-    text = _DESTINATION.sub(lambda m: m.group() if _safe_address(m["url"]) else m["lead"] + "#", text)
-    return text.replace("<", "&lt;")
+    a comment or an autolink is text), and no link to a script address."""
+    return safe_links(text).replace("<", "&lt;")
 
 
 def markdown_text(text: str) -> str:

@@ -10,7 +10,7 @@ from urllib.parse import urljoin
 
 from ..units import quantity_text
 from .citations import Verbatim, citations
-from .sanitize import markdown_text
+from .sanitize import markdown_text, safe_links
 from .source import Source, run_page
 from .tables import Cell, table, verdict
 
@@ -119,7 +119,9 @@ def _narrative(source: Source) -> str:
             )
     pieces.append(text[last:])
     page = source.url(f"reports/{source.slug}/")
-    return _RELATIVE_LINK.sub(lambda match: f"]({urljoin(page, match[1])})", "".join(pieces)).strip()
+    # Script addresses go first: "javascript&#58;…" has no ":" to tell it from a relative link.
+    text = safe_links("".join(pieces))
+    return _RELATIVE_LINK.sub(lambda match: f"]({urljoin(page, match[1])})", text).strip()
 
 
 def _commands(source: Source) -> list[str]:
