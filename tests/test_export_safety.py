@@ -37,6 +37,7 @@ def shortcode_free(found: list[str]) -> list[str]:
 
 def corpus_site(target: Path, found: list[str]) -> Path:
     """A copy of the ingested example wiki whose report REPORT has every vector in its text."""
+    target.mkdir(parents=True, exist_ok=True)
     site = copy_site_sources(target)
     shutil.copytree(ROOT / "data", site / "data")
     index = site / "content" / "reports" / REPORT / "index.md"
