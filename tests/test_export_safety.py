@@ -193,3 +193,21 @@ def test_the_wiki_refuses_an_unknown_shortcode_with_its_file_and_line(tmp_path, 
     assert build.returncode != 0
     said = build.stdout + build.stderr
     assert f"index.md:{line}:" in said and 'shortcode "foo" not found' in said
+
+
+def test_a_title_and_summary_of_html_are_text_in_both_formats(tmp_path, ingested):
+    site = corpus_site(tmp_path / "site", [])
+    index = site / "content" / "reports" / REPORT / "index.md"
+    text = index.read_text(encoding="utf-8")
+    title = "<img src=x onerror=alert('title')>"
+    text = text.replace("title: fio IOPS basics and ioping latency", f'title: "{title}"', 1)
+    index.write_text(text.replace("summary: >-\n", "summary: >-\n  <script>alert('summary')</script>\n", 1))
+    page = export(site, REPORT, "html", WIKI)
+    assert "<h1>&lt;img src=x onerror=alert(&#39;title&#39;)&gt;</h1>" in page
+    assert '<p class="summary">&lt;script&gt;alert(&#39;summary&#39;)&lt;/script&gt; Random' in page
+    assert not any(
+        tag == "img" or any(name.startswith("on") for name in attributes) for tag, attributes in elements(page)
+    )
+    summary = export(site, REPORT, "md", WIKI)
+    assert summary.startswith("# &lt;img src=x onerror=alert('title')>\n")
+    assert "\n&lt;script>alert('summary')&lt;/script> Random" in summary
