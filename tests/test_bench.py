@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import os
 import re
 import subprocess
 from pathlib import Path
@@ -371,3 +372,29 @@ def test_a_broken_suite_file_is_refused_with_its_line(authored_site, tmp_path):
     both = bench(site, "smoke", "--suite-file", str(empty), "--env", "lab-box", "--report", "mem")
     assert both.returncode == 2 and "give a suite name or --suite-file FILE (one of them)" in both.stderr
     assert not (site / "content" / "reports" / "mem" / "raw").exists()  # nothing ran, nothing written
+
+
+def test_at_a_terminal_a_yes_writes_the_facts(authored_site):
+    """stdin a real terminal (a pty): bench shows the differences, asks, and a typed "y" writes them."""
+    site, suite = authored_site
+    controller, terminal = os.openpty()
+    try:
+        process = subprocess.Popen(
+            perfwiki_command()
+            + ["bench", "--suite-file", str(suite), "--env", "lab-box", "--report", "mem"]
+            + ["--root", str(site)],
+            stdin=terminal,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        os.write(controller, b"y\n")  # waits in the terminal until bench reads its answer
+        out, err = process.communicate(timeout=300)
+    finally:
+        os.close(terminal)
+        os.close(controller)
+    assert process.returncode == 0, err
+    assert "Write these facts into content/environments/lab-box.md? [y/N] " in out
+    assert "facts updated in content/environments/lab-box.md: " in err
+    front = read_front_matter(site / "content" / "environments" / "lab-box.md")
+    assert front["facts"]["cpu"] != "typed by hand, wrong" and front["facts"]["rack"] == "B7"

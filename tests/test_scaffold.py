@@ -83,15 +83,18 @@ def test_nothing_is_overwritten_and_names_must_be_slugs(tmp_path):
     page = site / "content" / "environments" / "box.md"
     page.write_text("---\ntitle: mine\n---\n", encoding="utf-8")
     again = perfwiki(site, "new", "environment", "box")
-    assert again.returncode == 2 and "box.md: already exists; nothing was written" in again.stderr
+    assert (
+        again.returncode == 2
+        and "new: content/environments/box.md: already exists; nothing was written" in again.stderr
+    )
     assert page.read_text(encoding="utf-8") == "---\ntitle: mine\n---\n"
     (site / "content" / "environments" / "Other.md").write_text("---\ntitle: x\n---\n", encoding="utf-8")
     clash = perfwiki(site, "new", "environment", "other")
-    assert clash.returncode == 2 and "Other.md: already exists" in clash.stderr
+    assert clash.returncode == 2 and "new: content/environments/Other.md: already exists" in clash.stderr
     assert not (site / "content" / "environments" / "other.md").exists()
     assert perfwiki(site, "new", "report", "r").returncode == 0
     report = perfwiki(site, "new", "report", "r")
-    assert report.returncode == 2 and "content/reports/r: already exists; nothing was written" in report.stderr
+    assert report.returncode == 2 and "new: content/reports/r: already exists; nothing was written" in report.stderr
     bad = perfwiki(site, "new", "report", "My Report")
     assert bad.returncode == 2
     assert "report 'My Report' must be a slug: lower-case letters, digits and '-' (perhaps 'my-report')" in bad.stderr

@@ -10,7 +10,7 @@ import datetime as _dt
 import os
 from pathlib import Path
 
-from .content import RAW_DIR
+from .content import RAW_DIR, relative
 from .files import write_atomically
 from .model import CONTENT_DIR, slug
 
@@ -120,10 +120,12 @@ What this environment is, and anything a reader comparing it should know.
 """
 
 
-def _create(path: Path, text: str) -> None:
-    """Write a new file; refuse, writing nothing, when it exists (whatever its case on this disk)."""
+def _create(path: Path, text: str, root: Path) -> None:
+    """Write a new file; refuse, writing nothing, when it exists."""
     if path.exists():
-        raise ScaffoldError(f"{path}: already exists; nothing was written (edit it, or pick another name)")
+        raise ScaffoldError(
+            f"{relative(path, root)}: already exists; nothing was written (edit it, or pick another name)"
+        )
     path.parent.mkdir(parents=True, exist_ok=True)
     # O_EXCL: a file made between the check and the write is never overwritten either.
     descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
@@ -137,10 +139,10 @@ def new_report(root: Path, name: str, date: _dt.date | None = None) -> list[Path
     folder = root / CONTENT_DIR / "reports" / name
     index = folder / "index.md"
     if folder.exists():
-        raise ScaffoldError(f"{folder}: already exists; nothing was written (pick another slug)")
-    _create(index, report_text(name, (date or _dt.date.today()).isoformat()))
+        raise ScaffoldError(f"{relative(folder, root)}: already exists; nothing was written (pick another slug)")
+    _create(index, report_text(name, (date or _dt.date.today()).isoformat()), root)
     hint = folder / RAW_DIR / RAW_HINT
-    _create(hint, RAW_HINT_TEXT)
+    _create(hint, RAW_HINT_TEXT, root)
     return [index, hint]
 
 
@@ -150,9 +152,10 @@ def new_environment(root: Path, name: str) -> Path:
     folder = root / CONTENT_DIR / "environments"
     clash = [path for path in folder.glob("*.md") if path.stem.lower() == name.lower()] if folder.is_dir() else []
     path = folder / f"{name}.md"
-    if clash:
-        raise ScaffoldError(f"{clash[0]}: already exists; nothing was written (edit it, or pick another id)")
-    _create(path, environment_text(name))
+    if clash:  # Other.md and other.md would be one page on a case-insensitive disk, and one address
+        where = relative(clash[0], root)
+        raise ScaffoldError(f"{where}: already exists; nothing was written (edit it, or pick another id)")
+    _create(path, environment_text(name), root)
     return path
 
 
