@@ -17,7 +17,7 @@ from markdown.extensions.tables import TableExtension
 
 from perfwiki.portable import export
 from perfwiki.portable.sanitize import clean, markdown_text
-from support import FIXTURES, ROOT, copy_site_sources, hugo_binary
+from support import FIXTURES, ROOT, copy_site_sources, hugo_binary, perfwiki_command
 
 REPORT = "fio-iops-basics"
 WIKI = "https://wiki.example/perf/"
@@ -136,6 +136,21 @@ def test_an_unknown_shortcode_shows_as_text_in_both_formats(corpus):
     assert f'<code class="shortcode">{argument}</code>' in page
     # The citations around them still resolve and draw.
     assert page.count('<span class="cite-run">') == 1 and '<figure class="cite-command">' in page
+    # Said on the command line too, at its line: the wiki's build would stop there.
+    done = subprocess.run(
+        perfwiki_command() + ["export", REPORT, "--root", str(corpus), "--wiki", WIKI, "-o", "-"],
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0 and done.stdout == page
+    index = corpus / "content" / "reports" / REPORT / "index.md"
+    line = index.read_text(encoding="utf-8").split("\n").index("{{< foo >}}") + 1
+    warned = [said for said in done.stderr.splitlines() if "warning" in said]
+    assert warned[0] == (
+        f"perfwiki export: warning: content/reports/{REPORT}/index.md:{line}:1: {{{{< foo >}}}}: not a citation"
+        " (run, command, comparison): shown as text here; the wiki's build stops at it"
+    )
+    assert len(warned) == 5  # foo, foo, script and /script, foo "…"; not Hugo's escaped {{</* run x */>}}
     summary = export(corpus, REPORT, "md", WIKI)
     assert "` {{< foo >}} `" in summary and "` {{% foo %}} `" in summary and "` {{< run x >}} `" in summary
 

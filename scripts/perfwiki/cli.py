@@ -227,7 +227,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from .files import write_atomically
-    from .portable import ExportError, export
+    from .portable import ExportError, export, warnings
     from .portable.source import local_address, wiki_address
 
     root = _site_root(args.root)
@@ -236,6 +236,8 @@ def cmd_export(args: argparse.Namespace) -> int:
     except ExportError as error:
         print(f"perfwiki export: {error}", file=sys.stderr)
         return 2
+    for warning in warnings(root, args.report, args.wiki):
+        print(f"perfwiki export: warning: {warning}", file=sys.stderr)
     if args.output == "-":
         sys.stdout.write(text)
     else:
