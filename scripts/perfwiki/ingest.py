@@ -28,7 +28,21 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
-from . import aliases, artefacts, cache, claims, compare, content, datafile, exports, naming, progress, tools
+from . import (
+    aliases,
+    artefacts,
+    cache,
+    claims,
+    compare,
+    content,
+    datafile,
+    exports,
+    naming,
+    progress,
+    redact,
+    secrets,
+    tools,
+)
 from .cache import Cache
 from .decode import decode
 from .extract import assign_ids, extract, extract_text
@@ -163,7 +177,7 @@ def plan(root: Path) -> tuple[list[ReportJob], list[Problem]]:
     for job in jobs:
         job.former_slugs = former[job.slug]
     redactor = _redactor(root, rules, [raw_file for job in jobs for raw_file in job.raw_files])
-    problems += authored_leaks(root, redactor)
+    problems += redact.opted_out(root, rules) + authored_leaks(root, redactor)
     for job in jobs:
         for raw_file in job.raw_files:
             raw_file.redactor = redactor
@@ -181,27 +195,41 @@ def plan(root: Path) -> tuple[list[ReportJob], list[Problem]]:
 
 
 def authored_leaks(root: Path, redactor: Redactor) -> list[Problem]:
-    """Lines people wrote (reports, environments) that show what redaction hides in raw output.
+    """Lines people wrote (reports, environments) that show a secret or what redaction hides in raw output.
 
     Hugo publishes authored pages as written, so redaction cannot reach them; each such
-    line is a problem naming the file and line, with the line as redaction would write it.
+    line is a problem naming the file and line: a secret by its kind (never itself), anything
+    else with the line as redaction would write it.
     """
     if not redactor.active:
         return []
     problems = []
     for path in content.authored_pages(root):
-        for number, line in enumerate(path.read_text(encoding="utf-8-sig").split("\n"), start=1):
-            hidden = redactor.text(line)
-            if hidden != line:
+        name = content.relative(path, root)
+        text = path.read_text(encoding="utf-8-sig")
+        secret_lines = set()
+        if redactor.rules.secrets:
+            for found in secrets.redact(text)[1]:
+                secret_lines.add(found.line)
                 problems.append(
                     Problem(
-                        content.relative(path, root),
+                        name,
+                        found.line,
+                        f"shows {found.what} ({found.shown}), and authored pages are published as written: take it out",
+                    )
+                )
+        for number, line in enumerate(text.split("\n"), start=1):
+            hidden = redactor.text(line)
+            if hidden != line and number not in secret_lines:
+                problems.append(
+                    Problem(
+                        name,
                         number,
                         f"shows what redaction hides in raw output, and authored pages are published as written: "
                         f"write it as {hidden.rstrip()!r}",
                     )
                 )
-    return problems
+    return sorted(problems, key=lambda problem: (problem.path, problem.line))
 
 
 def _redactor(root: Path, rules: Rules, raw_files: list[RawFile]) -> Redactor:
@@ -227,7 +255,7 @@ def extract_file(root: Path, raw_file: RawFile) -> None:
     decoded, and so cannot be redacted, is not published at all.
     """
     store = Cache(root)
-    source = Source(raw_file.path, 1, 1, raw_file.sha256, redacted=raw_file.redactor.active)
+    source = Source(raw_file.path, 1, 1, raw_file.sha256)
     text = raw_file.text
     if text is None:
         data = (root / raw_file.path).read_bytes()
@@ -237,10 +265,17 @@ def extract_file(root: Path, raw_file: RawFile) -> None:
         except UnicodeDecodeError:
             store.save("extract", raw_file.key, _found(extract(raw_file.path, data)))  # reports where
             return
+    redactions: list[Problem] = []
     if raw_file.redactor.active:
-        text = raw_file.redactor.text(text)
+        redacted, findings = raw_file.redactor.redact(text)
+        # Each secret a warning at its line, kept with the file's runs so every ingest reports it.
+        redactions = [Problem(raw_file.path, found.line, found.message, "warning") for found in findings]
+        if redacted != text:
+            source = Source(raw_file.path, 1, 1, raw_file.sha256, redacted=True)
+        text = redacted
         write_atomically(store.path("published", raw_file.key, ""), text.encode("utf-8"))
-    store.save("extract", raw_file.key, _found(extract_text(text, source)))
+    runs, problems, log = _found(extract_text(text, source))
+    store.save("extract", raw_file.key, (runs, redactions + problems, log))
 
 
 def _found(extracted: Any) -> tuple[list[Any], list[Problem], Any]:
