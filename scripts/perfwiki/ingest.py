@@ -250,13 +250,15 @@ def _redactor(root: Path, rules: Rules, raw_files: list[RawFile]) -> Redactor:
 def extract_file(root: Path, raw_file: RawFile) -> None:
     """Parse one raw file into the cache; its runs get ids later, from the whole report.
 
-    The file is decoded once. With redaction on, the redacted text is what is parsed and
-    what is published; the runs keep the original file's sha256. A file that cannot be
-    decoded, and so cannot be redacted, is not published at all.
+    The file is decoded once. Redaction is on unless hugo.toml turns off even secrets: the
+    redacted text is what is parsed and what is published (each secret a warning at its line),
+    the file as it is when nothing was hidden; the runs keep the original file's sha256. A file
+    that cannot be decoded, and so cannot be redacted, is not published at all.
     """
     store = Cache(root)
     source = Source(raw_file.path, 1, 1, raw_file.sha256)
     text = raw_file.text
+    data = None
     if text is None:
         data = (root / raw_file.path).read_bytes()
         try:
@@ -270,10 +272,13 @@ def extract_file(root: Path, raw_file: RawFile) -> None:
         redacted, findings = raw_file.redactor.redact(text)
         # Each secret a warning at its line, kept with the file's runs so every ingest reports it.
         redactions = [Problem(raw_file.path, found.line, found.message, "warning") for found in findings]
+        published = store.path("published", raw_file.key, "")
         if redacted != text:
             source = Source(raw_file.path, 1, 1, raw_file.sha256, redacted=True)
+            write_atomically(published, redacted.encode("utf-8"))
+        else:  # nothing hidden: the file as it is (UTF-16, CRLF...), whose sha256 pages show; a copy
+            write_atomically(published, data if data is not None else (root / raw_file.path).read_bytes())
         text = redacted
-        write_atomically(store.path("published", raw_file.key, ""), text.encode("utf-8"))
     runs, problems, log = _found(extract_text(text, source))
     store.save("extract", raw_file.key, (runs, redactions + problems, log))
 
