@@ -229,17 +229,74 @@ class _Lines:
         return bisect.bisect_right(self._starts, offset) + 1
 
 
+@dataclass(frozen=True)
+class _Keywords:
+    """Every rule's keywords as one regex over lower-cased text, and what a hit of each enables."""
+
+    pattern: re.Pattern[str]
+    rules: dict[str, tuple[int, ...]]  # a hit enables the rules of every keyword inside it ("key=": "key")
+    # Keywords that start inside a hit and end after it ("eyj" in "keyj"), which the regex, going on
+    # from the hit's end, would not see: (offset in the hit, keyword).
+    overlapping: dict[str, tuple[tuple[int, str], ...]]
+
+
+@functools.cache
+def _keywords() -> _Keywords:
+    rules: dict[str, set[int]] = {}
+    for index, rule in enumerate(_RULES):
+        for word in rule.keywords:
+            rules.setdefault(word, set()).add(index)
+    words = sorted(rules, key=len, reverse=True)  # the longest at each position
+    inside = {word: tuple(sorted({i for inner in words if inner in word for i in rules[inner]})) for word in words}
+    overlapping = {
+        word: tuple(
+            (offset, other)
+            for offset in range(1, len(word))
+            for other in words
+            if len(other) > len(word) - offset and other.startswith(word[offset:])
+        )
+        for word in words
+    }
+    return _Keywords(re.compile("|".join(map(re.escape, words))), inside, overlapping)
+
+
+def _candidates(text: str) -> tuple[tuple[int, ...], list[tuple[int, int]]]:
+    """The rules whose keywords the text has, and the lines that have one, as (start, end) offsets.
+
+    Every secret a rule finds is on a line with one of its keywords (a PEM block starts on one), so
+    the combined regex runs over those lines only: a fio log with none costs one scan of its text.
+    """
+    keywords = _keywords()
+    enabled: set[int] = set()
+    lines: list[tuple[int, int]] = []
+    lowered = text.lower()
+    for hit in keywords.pattern.finditer(lowered):
+        word = hit.group(0)
+        enabled.update(keywords.rules[word])
+        for offset, other in keywords.overlapping[word]:
+            if lowered.startswith(other, hit.start() + offset):
+                enabled.update(keywords.rules[other])
+        if lines and hit.start() < lines[-1][1]:
+            continue  # on the line found last
+        start = lowered.rfind("\n", 0, hit.start()) + 1
+        end = lowered.find("\n", hit.end())
+        lines.append((start, len(text) if end < 0 else end))
+    if len(lowered) != len(text):  # a letter lower-cased to two (Turkish İ): offsets differ, take every line
+        lines = [(0, len(text))] if lines else []
+    return tuple(sorted(enabled)), lines
+
+
 def find(text: str) -> list[tuple[int, int, str, Finding]]:
     """(start, end, marker, finding) of each secret in the text, in order, not overlapping."""
-    lowered = text.lower()
-    indexes = tuple(i for i, rule in enumerate(_RULES) if any(word in lowered for word in rule.keywords))
+    indexes, candidates = _candidates(text)
     if not indexes:
         return []
     lines = _Lines(text)
     found: list[tuple[int, int, str, Finding]] = []
     covered = 0  # the end of the last redaction: a match inside it (a PEM body) is part of it
     pattern, roles = _combined(indexes)
-    for match in pattern.finditer(text):
+    matches = (match for start, end in candidates for match in pattern.finditer(text, start, end))
+    for match in matches:
         if match.start() < covered:
             continue
         assert match.lastgroup is not None
