@@ -51,6 +51,7 @@ POSITIVES = [
     ),
     ("mysqladmin -uroot -pS3cret status", "mysqladmin -uroot -p[REDACTED:password] status", "a password"),
     ("sshpass -p 'hunter 2' ssh root@db7", "sshpass -p '[REDACTED:password]' ssh root@db7", "a password"),
+    ("sshpass -phunter2 ssh db7", "sshpass -p[REDACTED:password] ssh db7", "a password (sshpass … -p…)"),
     ("PASSWORD=hunter2 ./bench.sh", "PASSWORD=[REDACTED:password] ./bench.sh", "a password (PASSWORD=…)"),
     ("export MYSQL_PWD=hunter2", "export MYSQL_PWD=[REDACTED:password]", "a password (MYSQL_PWD=…)"),
     ("PGPASSWORD=hunter2 pgbench -c 8", "PGPASSWORD=[REDACTED:password] pgbench -c 8", "a password (PGPASSWORD=…)"),
@@ -144,7 +145,7 @@ POSITIVES = [
     (
         "curl -u bench:hunter2 https://db7/",
         "curl -u bench:[REDACTED:password] https://db7/",
-        "a password (curl -u bench:…)",
+        "a password (curl … -u bench:…)",
     ),
     (
         "mongodb://bench:hunter2@db7:27017/perf",
@@ -180,6 +181,8 @@ NEGATIVES = [
     "secretary: none",
     "token: true",
     "sk-5 disk-3 grafana.example.com/d/abc?orgId=1&refresh=5s",
+    "token: (g=0): rw=randread, bs=(R) 4096B-4096B",  # a fio job named token
+    "ls -p /tmp; ps -p 1234",  # -p of programs that take no password
 ]
 
 
@@ -198,6 +201,16 @@ def test_each_built_in_pattern_redacts_the_secret_and_keeps_the_line(pasted, pub
 @pytest.mark.parametrize("text", NEGATIVES)
 def test_near_misses_are_published_as_they_are(text):
     assert secrets.redact(text) == (text, [])
+
+
+def test_secrets_side_by_side_are_each_found():
+    line = "curl -s -H 'Authorization: Bearer 9f8e7d6c5b4a39281706' -u bench:hunter2 -d token=abc123 https://db7/"
+    redacted, findings = secrets.redact(line)
+    assert redacted == (
+        "curl -s -H 'Authorization: Bearer [REDACTED:authorization]' -u bench:[REDACTED:password] "
+        "-d token=[REDACTED:token] https://db7/"
+    )
+    assert [finding.what for finding in findings] == ["an Authorization header", "a password", "a token"]
 
 
 def test_a_pem_block_keeps_its_lines_and_is_one_finding():

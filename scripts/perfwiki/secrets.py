@@ -49,7 +49,10 @@ class _Rule:
     kind: str  # the marker: [REDACTED:<kind>]; "named" takes it from the name next to the value
     what: str
     keywords: tuple[str, ...]  # lower case; the rule runs only when one of them is in the text
-    pattern: str  # "{value}" is a value, plain or quoted; (?P<S>...) the secret
+    pattern: str  # (?P<S>...) the secret, (?P<N>...) the words before it that a report shows
+    # A program that must come before the match on its line (mysql for -p): looked for apart, so the
+    # match stays short and a secret between the program and the match is still found on its own.
+    program: str = ""
 
 
 # A value as shells, JSON, YAML, connection strings and URLs write one: quoted (the quotes kept), or
@@ -79,17 +82,15 @@ _RULES: tuple[_Rule, ...] = (
     ),
     # mysql -pSECRET (with a space, -p asks for the password and the next word is the database).
     _Rule(
-        "password",
-        "a password",
-        ("mysql", "mariadb"),
-        r"(?P<N>\b(?:mysql\w*|mariadb\w*)\b[^\n|;&]*?[ \t]-p)(?=[^\s-])" + _VALUE,
+        "password", "a password", ("mysql", "mariadb"), r"(?<!\S)(?P<N>-p)(?=[^\s-])" + _VALUE, r"\b(?:mysql|mariadb)"
     ),
-    _Rule("password", "a password", ("sshpass",), r"(?P<N>\bsshpass\b[^\n|;&]*?[ \t]-p)[ \t]*" + _VALUE),
+    _Rule("password", "a password", ("sshpass",), r"(?<!\S)(?P<N>-p)[ \t]*" + _VALUE, r"\bsshpass\b"),
     _Rule(
         "password",
         "a password",
         ("curl", "wget"),
-        r"(?P<N>\b(?:curl|wget)\b[^\n|;&]*?[ \t](?:-u|--user)[ \t=]*[\"']?[^\s:\"']+:)(?P<S>[^\s\"']+)",
+        r"(?<!\S)(?P<N>(?:-u|--user)[ \t=]*[\"']?[^\s:\"']+:)(?P<S>[^\s\"']+)",
+        r"\b(?:curl|wget)\b",
     ),
     # Authorization: Bearer x, Basic x, or any scheme; the scheme stays readable.
     _Rule(
@@ -165,7 +166,7 @@ _RULES: tuple[_Rule, ...] = (
 
 # What only stands for a secret: a variable, a placeholder, a masked or boolean value.
 _PLACEHOLDER = re.compile(
-    r"(?i)\$.*|%\w+%|<[^>]*>|\{\{.*\}\}|\[REDACTED.*|\*+|x{3,}|\.{3}|…|true|false|null|none|nil|yes|no|on|off|"
+    r"(?i)\$.*|\(.*|%\w+%|<[^>]*>|\{\{.*\}\}|\[REDACTED.*|\*+|x{3,}|\.{3}|…|true|false|null|none|nil|yes|no|on|off|"
     r"required|optional|prompt|stdin|-"
 )
 # The rules that know a secret by its shape alone, which name a value found beside a name too.
@@ -291,34 +292,51 @@ def find(text: str) -> list[tuple[int, int, str, Finding]]:
     indexes, candidates = _candidates(text)
     if not indexes:
         return []
+    # One combined regex for the rules without a program; each rule with one apart (they are rare),
+    # so a match skipped for want of its program never hides another rule's match at that place.
+    groups = [tuple(i for i in indexes if not _RULES[i].program)]
+    groups += [(i,) for i in indexes if _RULES[i].program]
+    matches = []
+    for group in filter(None, groups):
+        pattern, roles = _combined(group)
+        for start, end in candidates:
+            matches.extend((match, roles) for match in pattern.finditer(text, start, end))
+    matches.sort(key=lambda item: item[0].start())
     lines = _Lines(text)
     found: list[tuple[int, int, str, Finding]] = []
-    covered = 0  # the end of the last redaction: a match inside it (a PEM body) is part of it
-    pattern, roles = _combined(indexes)
-    matches = (match for start, end in candidates for match in pattern.finditer(text, start, end))
-    for match in matches:
-        if match.start() < covered:
-            continue
+    for match, roles in matches:
         assert match.lastgroup is not None
         index = int(match.lastgroup[1:])
-        rule = _RULES[index]
         spans = {role: match.span(name) for role, name in roles[index] if match.group(name) is not None}
         if "PEM" in spans:
-            found.extend(_private_key(text, spans["PEM"], lines))
-            if found:
-                covered = found[-1][1]
+            block = _private_key(text, spans["PEM"], lines)
+            if not any(_overlaps(start, end, found) for start, end, _, _ in block):
+                found.extend(block)
             continue
         start, end = spans["S"]
+        if _overlaps(start, end, found):
+            continue  # a part of a secret found already (a key's body, a value another rule took)
         secret = text[start:end]
         if _PLACEHOLDER.fullmatch(secret):
             continue
+        rule = _RULES[index]
+        program = None
+        if rule.program:
+            program = re.search(rule.program, text[text.rfind("\n", 0, match.start()) + 1 : match.start()])
+            if not program:
+                continue
         # The words before the secret, quotes left out: "--mysql-password=", "Authorization: Bearer ".
         name = re.sub("[\"']", "", text[spans["N"][0] : start]).strip() if "N" in spans else ""
         kind, what = (rule.kind, rule.what) if rule.kind != "named" else _kind_of_value(name, secret)
         shown = name + "…" if name else _shape(secret)
+        if program:
+            shown = f"{program.group(0)} … {shown}"
         found.append((start, end, f"[REDACTED:{kind}]", Finding(lines.number(start), what, _shorten(shown))))
-        covered = end
-    return found
+    return sorted(found, key=lambda item: item[0])
+
+
+def _overlaps(start: int, end: int, found: list[tuple[int, int, str, Finding]]) -> bool:
+    return any(start < taken_end and taken_start < end for taken_start, taken_end, _, _ in found)
 
 
 def _shape(secret: str) -> str:
