@@ -14,9 +14,10 @@ whose shape alone gives them away (AWS key ids, GCP API keys, GitHub/GitLab/Slac
 JWTs, Authorization headers, user:password@ in URLs, PEM private key blocks). Values that
 only stand for a secret (`$MYSQL_PASSWORD`, `<password>`, `***`, `true`) are left alone.
 
-Cheap on every raw file: each rule names literal words one of which must be in the
-(lower-cased) text, as gitleaks' keywords do, and only the rules whose words are there go
-into one combined regex. A file with none of them costs one `lower()` and a few `in`s.
+Cheap on every raw file: each rule names literal words one of which must be on a secret's
+line, as gitleaks' keywords do. One regex of all of them finds the lines that have one (in the
+lower-cased text), and only the rules whose words were found run, as one combined regex, over
+those lines only. A fio log with none costs one `lower()` and one scan.
 
 Lines are never added or removed (a PEM block keeps its lines, each body line a marker),
 so every line number still points at the same line. A finding names its line and what
@@ -164,7 +165,8 @@ _RULES: tuple[_Rule, ...] = (
     ),
 )
 
-# What only stands for a secret: a variable, a placeholder, a masked or boolean value.
+# What only stands for a secret: a variable, a placeholder, a masked or boolean value; and what
+# starts with "(", which is fio's job header (`token: (g=0): rw=read`), not a value.
 _PLACEHOLDER = re.compile(
     r"(?i)\$.*|\(.*|%\w+%|<[^>]*>|\{\{.*\}\}|\[REDACTED.*|\*+|x{3,}|\.{3}|…|true|false|null|none|nil|yes|no|on|off|"
     r"required|optional|prompt|stdin|-"
