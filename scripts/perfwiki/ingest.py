@@ -28,21 +28,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
-from . import (
-    aliases,
-    artefacts,
-    cache,
-    claims,
-    compare,
-    content,
-    datafile,
-    exports,
-    naming,
-    progress,
-    redact,
-    secrets,
-    tools,
-)
+from . import aliases, artefacts, cache, claims, compare, content, datafile, exports, naming, progress, tools
+from . import secrets as secret_patterns
 from .cache import Cache
 from .decode import decode
 from .extract import assign_ids, extract, extract_text
@@ -50,7 +37,7 @@ from .files import link_or_copy, recover, swap_in, write_atomically, write_files
 from .model import Problem, Run, Source, published_path, sha256_hex
 from .pages import index as index_pages
 from .pages.report import Report, report_documents
-from .redact import Redactor, Rules, prompt_hosts, rules_from_config
+from .redact import Redactor, Rules, opted_out, prompt_hosts, rules_from_config
 from .tools.fio import logs as fio_logs
 
 if TYPE_CHECKING:
@@ -177,7 +164,7 @@ def plan(root: Path) -> tuple[list[ReportJob], list[Problem]]:
     for job in jobs:
         job.former_slugs = former[job.slug]
     redactor = _redactor(root, rules, [raw_file for job in jobs for raw_file in job.raw_files])
-    problems += redact.opted_out(root, rules) + authored_leaks(root, redactor)
+    problems += opted_out(root, rules) + authored_leaks(root, redactor)
     for job in jobs:
         for raw_file in job.raw_files:
             raw_file.redactor = redactor
@@ -209,7 +196,7 @@ def authored_leaks(root: Path, redactor: Redactor) -> list[Problem]:
         text = path.read_text(encoding="utf-8-sig")
         secret_lines = set()
         if redactor.rules.secrets:
-            for found in secrets.redact(text)[1]:
+            for found in secret_patterns.redact(text)[1]:
                 secret_lines.add(found.line)
                 problems.append(
                     Problem(
