@@ -97,6 +97,15 @@ def cmd_ingest(args: argparse.Namespace) -> int:
     return 1 if errors else 0
 
 
+def cmd_watch(args: argparse.Namespace) -> int:
+    from .searchindex import pinned_hugo
+    from .watch import watch
+
+    root = _site_root(args.root)
+    command = args.command_line[1:] if args.command_line[:1] == ["--"] else args.command_line
+    return watch(root, None if args.no_search else (args.hugo or pinned_hugo()), command)
+
+
 def cmd_facts(args: argparse.Namespace) -> int:
     from pathlib import Path
 
@@ -310,6 +319,16 @@ def build_parser() -> argparse.ArgumentParser:
     ingest_cmd.add_argument("--root", help="site root (default: nearest folder with hugo.toml)")
     ingest_cmd.add_argument("--jobs", "-j", type=int, help="worker processes (default: one per core)")
     ingest_cmd.set_defaults(func=cmd_ingest)
+
+    watch = sub.add_parser(
+        "watch",
+        help="ingest, then ingest again on every save under content/; with `-- COMMAND` run it beside (make serve)",
+    )
+    watch.add_argument("--root", help="site root (default: nearest folder with hugo.toml)")
+    watch.add_argument("--hugo", help="Hugo binary for the search index (default: the pinned one)")
+    watch.add_argument("--no-search", action="store_true", help="do not rebuild the Pagefind index after each ingest")
+    watch.add_argument("command_line", nargs=argparse.REMAINDER, metavar="-- COMMAND", help="e.g. -- hugo server ...")
+    watch.set_defaults(func=cmd_watch)
     return parser
 
 

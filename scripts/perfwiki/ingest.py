@@ -459,9 +459,28 @@ def ingest(root: Path, workers: int | None = None, out: TextIO | None = sys.stde
     """
     lock_path = root / cache.DIR / "lock"
     lock_path.parent.mkdir(parents=True, exist_ok=True)
-    with lock_path.open("a") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
+    with lock_path.open("a+") as lock:
+        _take_turn(lock, out or sys.stderr)
         return _ingest(root, workers or all_cores(), out)
+
+
+def _take_turn(lock: TextIO, out: TextIO) -> None:
+    """Hold the site's ingest lock, saying whose turn it is when another ingest has it.
+
+    The holder's pid is in the file, so `make serve`'s watcher and an ingest started by hand
+    never run at once, and the one that waits says why rather than hang in silence.
+    """
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        lock.seek(0)
+        holder = lock.read().strip() or "?"
+        print(f"another ingest is running (pid {holder}); waiting for it to finish", file=out, flush=True)
+        fcntl.flock(lock, fcntl.LOCK_EX)
+    lock.seek(0)
+    lock.truncate()
+    lock.write(str(os.getpid()))
+    lock.flush()
 
 
 def _ingest(root: Path, workers: int, out: TextIO | None) -> IngestResult:
