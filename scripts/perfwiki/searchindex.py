@@ -80,9 +80,8 @@ class IndexBuild:
             self._clean()
             lines = [line.strip() for line in output.splitlines() if line.strip()]
             said = next((line for line in lines if line.startswith(("ERROR", "Error"))), lines[-1] if lines else "")
-            return (
-                f"search index not rebuilt ({self.step} failed: {said or 'no output'}); the previous one is still served"
-            )
+            said = said or "no output"
+            return f"search index not rebuilt ({self.step} failed: {said}); the previous one is still served"
         if self.step == "hugo":
             self.step = "pagefind"
             self.process = self._start(
