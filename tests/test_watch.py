@@ -223,7 +223,28 @@ def test_watch_shows_edits_live_and_outlives_bad_input(watched):
     replace_in(index, "Quokkaesque", "Wombatish")
     wait_for("the fix served", lambda: "Wombatish random and sequential IOPS" in get(page)[1], 30, log)
     assert watcher.poll() is None
+
+    # A server that dies after it came up (hugo 0.168 can panic on a fixed front matter) is started again.
+    (server,) = [pid for pid in descendants(watcher.pid) if b"server" in Path(f"/proc/{pid}/cmdline").read_bytes()]
+    os.kill(server, signal.SIGKILL)
+    wait_for("the server started again", lambda: "stopped (exit status -9); starting it again" in log.read_text(), 30)
+    wait_for("the page served again", lambda: "Wombatish" in get(page)[1], 60, log)
+    assert watcher.poll() is None
     assert "Traceback" not in log.read_text()
+
+
+def test_a_server_that_never_comes_up_stops_the_watcher_with_its_reason(tmp_path):
+    site = site_copy(tmp_path / "site")
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        command = perfwiki_command() + ["watch", "--root", str(site), "--no-search", "--"]
+        command += [str(hugo_binary()), "server", *SERVE_FLAGS, "--port", str(port)]
+        done = subprocess.run(command, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 1
+    assert "hugo stopped (exit status 1); stopping too" in done.stderr.splitlines()[-1]
+    assert f"{port}" in done.stdout + done.stderr  # hugo's own words about the port
 
 
 # --- make serve and make build ------------------------------------------------------------------

@@ -32,14 +32,18 @@ import time
 from collections.abc import Iterator
 from datetime import datetime
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from .searchindex import IndexBuild, prepare
+
+if TYPE_CHECKING:
+    from watchfiles import Change
 
 SETTLE_MS = 300  # how long nothing must change before an ingest
 PATIENCE_MS = 3000  # ingest after this long even if changes keep coming (a long copy)
 TICK_MS = 250  # how often the loop looks at the server, the index build and hugo.toml while idle
 STOP_GRACE = 5.0  # seconds the server has to stop on SIGTERM before it is killed
+SERVER_UP = 5.0  # seconds a server has run when it counts as having come up
 
 # Editors' temporary and backup files: vim's .swp and its 4913 probe, emacs' #name# and name~.
 _SCRATCH_SUFFIXES = (".swp", ".swx", ".swo", "~", ".tmp")
@@ -70,6 +74,8 @@ class Watcher:
         self.command = command
         self.out = out
         self.server: subprocess.Popen[bytes] | None = None
+        self.server_started = 0.0
+        self.server_served = False  # it has run SERVER_UP seconds once: a later exit is a crash
         self.index: IndexBuild | None = None
         self.warnings_shown: set[str] = set()
 
@@ -115,14 +121,29 @@ class Watcher:
         if self.index is not None and (outcome := self.index.poll()) is not None:
             self.say(outcome)
             self.index = None
-        if self.server is not None and self.server.poll() is not None:
-            code = self.server.returncode
-            self.server = None
-            raise ServerStopped(f"{self.command[0]} stopped (exit status {code}); stopping too")
+        if self.server is None or self.server.poll() is None:
+            return
+        code, ran = self.server.returncode, time.monotonic() - self.server_started
+        self.server = None
+        name = os.path.basename(self.command[0])
+        if not self.server_served:  # it never came up (a port in use, a broken config): say so and stop
+            raise ServerStopped(f"{name} stopped (exit status {code}); stopping too")
+        if ran < SERVER_UP:
+            # It came up before but not now: most likely the content it cannot build. A save starts it.
+            self.say(f"{name} stopped again (exit status {code}); it starts again after the next change")
+            return
+        # hugo server 0.168 can panic on a page whose front matter was broken and then fixed.
+        self.say(f"{name} stopped (exit status {code}); starting it again")
+        self.start_server()
 
     def start_server(self) -> None:
         if self.command:
             self.server = subprocess.Popen(self.command, cwd=self.root, preexec_fn=_die_with_parent)
+            self.server_started = time.monotonic()
+
+    def note_server_up(self) -> None:
+        if self.server is not None and time.monotonic() - self.server_started >= SERVER_UP:
+            self.server_served = True
 
     def stop(self) -> None:
         if self.index is not None:
@@ -140,7 +161,7 @@ class Watcher:
     def run(self) -> None:
         from watchfiles import watch as changes_under
 
-        if self.hugo is not None:
+        if self.command:
             prepare(self.root)  # the theme folder serve.toml names must exist before the server starts
         config = self.root / "hugo.toml"
         config_was = _signature(config)
@@ -161,8 +182,9 @@ class Watcher:
             self.say(f"watching {self.root / 'content'} for changes (Ctrl-C to stop)")
             # While an ingest runs, the changes gather in the watcher: the next batch is all of them.
             for batch in batches:
+                self.note_server_up()
                 self.tend()
-                changed = sorted({os.path.relpath(path, self.root) for _, path in batch})
+                changed = sorted(os.path.relpath(path, self.root) for path in _lasting(batch))
                 if (config_is := _signature(config)) != config_was:
                     config_was = config_is
                     changed.append("hugo.toml")
@@ -172,7 +194,17 @@ class Watcher:
                     self.index.cancel()  # its index would be stale before it is done
                     self.index = None
                 self.ingest(changed)
+                if self.command and self.server is None:
+                    self.start_server()
                 self.rebuild_index()
+
+
+def _lasting(batch: set[tuple[Change, str]]) -> set[str]:
+    """The paths of a batch of changes, without files that came and went within it (sed -i's)."""
+    from watchfiles import Change
+
+    added = {path for change, path in batch if change == Change.added}
+    return {path for _, path in batch if path not in added or os.path.lexists(path)}
 
 
 class ServerStopped(Exception):
