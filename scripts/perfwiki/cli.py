@@ -103,7 +103,11 @@ def cmd_watch(args: argparse.Namespace) -> int:
 
     root = _site_root(args.root)
     command = args.command_line[1:] if args.command_line[:1] == ["--"] else args.command_line
-    return watch(root, None if args.no_search else (args.hugo or pinned_hugo()), command)
+    # Both run in the site's folder: a program named by a path relative to here must still be found.
+    if command and os.sep in command[0]:
+        command[0] = os.path.abspath(command[0])
+    hugo = None if args.no_search else os.path.abspath(args.hugo) if args.hugo else pinned_hugo()
+    return watch(root, hugo, command)
 
 
 def cmd_facts(args: argparse.Namespace) -> int:
