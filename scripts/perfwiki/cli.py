@@ -103,10 +103,14 @@ def cmd_watch(args: argparse.Namespace) -> int:
 
     root = _site_root(args.root)
     command = args.command_line[1:] if args.command_line[:1] == ["--"] else args.command_line
-    # Both run in the site's folder: a program named by a path relative to here must still be found.
-    if command and os.sep in command[0]:
-        command[0] = os.path.abspath(command[0])
-    hugo = None if args.no_search else os.path.abspath(args.hugo) if args.hugo else pinned_hugo()
+
+    def located(program: str) -> str:
+        """Both run in the site's folder: a program named by a path relative to here is still found."""
+        return os.path.abspath(program) if os.sep in program else program  # else looked up on PATH
+
+    if command:
+        command[0] = located(command[0])
+    hugo = None if args.no_search else located(args.hugo) if args.hugo else pinned_hugo()
     return watch(root, hugo, command)
 
 
