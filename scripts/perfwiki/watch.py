@@ -29,7 +29,7 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
@@ -126,14 +126,15 @@ class Watcher:
         code, ran = self.server.returncode, time.monotonic() - self.server_started
         self.server = None
         name = os.path.basename(self.command[0])
+        how = f"killed by {signal.Signals(-code).name}" if code < 0 else f"exit status {code}"
         if not self.server_served:  # it never came up (a port in use, a broken config): say so and stop
-            raise ServerStopped(f"{name} stopped (exit status {code}); stopping too")
+            raise ServerStopped(f"{name} stopped ({how}); stopping too")
         if ran < SERVER_UP:
             # It came up before but not now: most likely the content it cannot build. A save starts it.
-            self.say(f"{name} stopped again (exit status {code}); it starts again after the next change")
+            self.say(f"{name} stopped again ({how}); it starts again after the next change")
             return
         # hugo server 0.168 can panic on a page whose front matter was broken and then fixed.
-        self.say(f"{name} stopped (exit status {code}); starting it again")
+        self.say(f"{name} stopped ({how}); starting it again")
         self.start_server()
 
     def start_server(self) -> None:
@@ -215,19 +216,31 @@ class _Stop(BaseException):
     """A signal asked the watcher to stop (SIGTERM, SIGHUP)."""
 
 
+def _prctl() -> Callable[..., int] | None:
+    """Linux's prctl, looked up here: the server's child process then only calls it, loading nothing
+    (it forks beside watchfiles' thread, where loading a library could wait on a lock forever)."""
+    if sys.platform != "linux":  # elsewhere, SIGKILL of the watcher can leave its server running
+        return None
+    import ctypes
+
+    try:
+        return ctypes.CDLL(None, use_errno=True).prctl
+    except (OSError, AttributeError):
+        return None
+
+
+_PRCTL = _prctl()
+_PR_SET_PDEATHSIG = 1
+
+
 def _die_with_parent() -> None:
     """In the server's process before it starts: SIGTERM it when the watcher dies, even by SIGKILL."""
     _parent_death_signal(signal.SIGTERM)
 
 
 def _parent_death_signal(signum: int) -> None:
-    if sys.platform != "linux":  # elsewhere, SIGKILL of the watcher can leave its server running
-        return
-    import ctypes
-
-    pr_set_pdeathsig = 1
-    with contextlib.suppress(OSError, AttributeError):
-        ctypes.CDLL(None, use_errno=True).prctl(pr_set_pdeathsig, signum, 0, 0, 0)
+    if _PRCTL is not None:
+        _PRCTL(_PR_SET_PDEATHSIG, int(signum), 0, 0, 0)
 
 
 @contextlib.contextmanager
