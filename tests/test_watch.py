@@ -154,6 +154,37 @@ def test_an_ingest_started_by_hand_waits_for_the_running_one_and_says_whose(tmp_
     assert lock_path.read_text() == str(second.pid)  # whose turn it was, for the next one to say
 
 
+def test_saves_in_quick_succession_are_one_ingest_and_hugo_toml_is_watched(tmp_path):
+    site = site_copy(tmp_path / "site")
+    log = tmp_path / "watch.log"
+    with log.open("w") as out:
+        watcher = subprocess.Popen(
+            perfwiki_command() + ["watch", "--root", str(site), "--no-search"], stdout=out, stderr=subprocess.STDOUT
+        )
+    try:
+        wait_for("watching", lambda: "for changes" in log.read_text(), 60, log)
+        # Twelve raw files, one every 50 ms: the writes have not settled (300 ms) until the last.
+        folder = site / "content" / "reports" / REPORT / "raw" / "lab-vm-dm0"
+        for number in range(12):
+            (folder / f"copy-{number:02}.json").write_bytes(NEW_RAW.read_bytes())
+            time.sleep(0.05)
+        wait_for("one ingest of them all", lambda: "changed: ingested" in log.read_text(), 30, log)
+        time.sleep(2)  # time for a second ingest, were there one
+        ingests = [line for line in log.read_text().splitlines() if "changed: ingest" in line]
+        assert len(ingests) == 1, ingests
+        expected = f"content/reports/{REPORT}/raw/lab-vm-dm0/copy-00.json, "
+        assert expected in ingests[0] and " and 9 more changed: ingested 147 runs in 7 reports" in ingests[0]
+
+        # The site's configuration decides redaction: a change to it is ingested too.
+        config = site / "hugo.toml"
+        config.write_text(config.read_text() + "\n# edited\n")
+        wait_for("hugo.toml ingested", lambda: "hugo.toml changed: ingested 147 runs" in log.read_text(), 30, log)
+    finally:
+        watcher.terminate()
+        watcher.wait(30)
+    assert watcher.returncode == 0 and log.read_text().splitlines()[-1].endswith(" stopped")
+
+
 # --- perfwiki watch under a running hugo server -----------------------------------------------
 
 
