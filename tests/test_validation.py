@@ -8,6 +8,7 @@ import gzip
 import json
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -572,6 +573,28 @@ def test_ingest_of_unreadable_front_matter_is_file_line_never_a_traceback(tmp_pa
     ]
     held = ["build-vm-disk-busy", "fio-iops-basics", "nas-cache-modes", "nvme-raw-vs-ext4", "vm-vs-bare-metal"]
     assert published_reports(root) == [slug for slug in EXAMPLE_REPORTS if slug not in held]
+
+
+@pytest.mark.parametrize("target", ["serve", "build", "check"])
+def test_make_stops_at_the_file_and_line_before_ingest_or_hugo(site, target) -> None:
+    root = site
+    for name in ("Makefile", "requirements.lock", "pyproject.toml"):
+        shutil.copy2(ROOT / name, root / name)
+    edit(root / NAS, "baseline: nas-default", "baseline: [nas-default")
+    venv = Path(sys.executable).parent.parent
+    done = subprocess.run(
+        ["make", "--no-print-directory", "-C", str(root), "-o", "setup", f"VENV={venv}", target, "PORT=1"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode != 0
+    assert (
+        f"{NAS}:9: front matter is not valid YAML: expected ',' or ']', but got ':' "
+        "(while parsing a flow sequence at line 8)"
+    ) in done.stderr.splitlines()
+    assert done.stdout.splitlines() == [f"{venv}/bin/perfwiki check"]  # nothing after it ran
+    assert not (root / "data").exists()
 
 
 # -- what Hugo accepts --------------------------------------------------------------------------
