@@ -280,7 +280,7 @@ def build_report(root: Path, job: ReportJob) -> ReportOutcome:
             log_files.append({"source": raw_file.path, "sha256": raw_file.sha256})
     fio_logs.attach(report.runs, logs)  # a log no run wrote is published, and charted nowhere
     retired, alias_problems = aliases.read(job.aliases_path, job.aliases_text)
-    assign_ids(report.runs, retired)
+    problems.extend(assign_ids(report.runs, retired))
     table, wrong = aliases.check(job.aliases_path, retired, report.runs)
     problems.extend(alias_problems + wrong)
     report.aliases = aliases.Aliases(table, job.former_slugs)

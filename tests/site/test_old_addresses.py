@@ -22,16 +22,29 @@ REDIRECTS = [
     ("runs/fio-iops-basics/lab-vm-dm0/", "runs/fio-iops-basics/lab-vm-dm0-ioping/"),
     (
         "runs/ssd-cloud-disks-lvm-raid/essd-vda-ebs-4k-randwrite-test/",
-        "runs/ssd-cloud-disks-lvm-raid/essd-vda-4k-random-read-write/",
+        "runs/ssd-cloud-disks-lvm-raid/essd-vda-runs-4k-random-read-write/",
     ),
     (
         "runs/ssd-san-hdd-cloud-disks/essd-vda-ebs-4k-randwrite-test/",
-        "runs/ssd-cloud-disks-lvm-raid/essd-vda-4k-random-read-write/",
+        "runs/ssd-cloud-disks-lvm-raid/essd-vda-runs-4k-random-read-write/",
     ),
-    # An id that did not change, under the report's former slug.
+    # The id now, under the report's former slug.
+    (
+        "runs/ssd-san-hdd-cloud-disks/essd-pl3-vdb-runs-ebs-4k-randwrite-test-4/",
+        "runs/ssd-cloud-disks-lvm-raid/essd-pl3-vdb-runs-ebs-4k-randwrite-test-4/",
+    ),
+    # Ids from before they named their raw file (issue 30), under the report's slug now and before.
     (
         "runs/ssd-san-hdd-cloud-disks/essd-pl3-vdb-ebs-4k-randwrite-test-4/",
-        "runs/ssd-cloud-disks-lvm-raid/essd-pl3-vdb-ebs-4k-randwrite-test-4/",
+        "runs/ssd-cloud-disks-lvm-raid/essd-pl3-vdb-runs-ebs-4k-randwrite-test-4/",
+    ),
+    (
+        "runs/nvme-raw-vs-ext4/nvme-raw-sequential-write-bandwidth-test/",
+        "runs/nvme-raw-vs-ext4/nvme-raw-fio-bandwidth-iops-latency-sequential-write-bandwidth-test/",
+    ),
+    (
+        "runs/build-vm-disk-quiet/build-vm-vda-randread-logged/",
+        "runs/build-vm-disk-quiet/build-vm-vda-fio-logs-20261124-234311-randread-logged/",
     ),
     ("raw/ssd-san-hdd-cloud-disks/essd-vda/runs-md/", "raw/ssd-cloud-disks-lvm-raid/essd-vda/runs-md/"),
 ]
