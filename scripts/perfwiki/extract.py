@@ -214,7 +214,9 @@ def _file_part(run: Run, tool: str) -> str:
     most reports are laid out, and their ids need no more than '<environment>-<name>'.
     """
     path = run.source.path.replace("\\", "/")
-    within = path.split("/raw/", 1)[1].split("/", 1)[-1] if "/raw/" in path else path.rsplit("/", 1)[-1]
+    if "/raw/" not in path:  # a file outside a report (`perfwiki parse`): no address to keep apart
+        return ""
+    within = path.split("/raw/", 1)[1].split("/", 1)[-1]
     if within.rsplit("/", 1)[-1] in manual.FILE_NAMES:
         return ""
     folder, _, name = within.rpartition("/")

@@ -31,7 +31,7 @@ PAGES = {
     "run, iperf3": ("runs/vm-vs-bare-metal/classic-vm-to-vm-iperf3/", None),
     "run, fio with its logs": ("runs/build-vm-disk-quiet/build-vm-vda-fio-logs-20261124-234311-randread-logged/", None),
     "environment": ("environments/build-vm-vda/", None),
-    "scenario": ("scenarios/fio-read-randread-4096-16-direct-libaio-file/", None),
+    "scenario": ("scenarios/fio-read-randread-4096-16-1-direct-libaio-file/", None),
     "tool": ("tools/iperf3/", None),
     "raw file": ("raw/vm-vs-bare-metal/classic-vm-to-vm/iperf3-md/", None),
     "runs list": ("runs/?tool=iperf3", "#run-index tbody tr"),

@@ -8,7 +8,7 @@ import re
 import pytest
 
 pytestmark = pytest.mark.site
-RANDREAD = "fio-read-randread-4096-16-direct-libaio-file"
+RANDREAD = "fio-read-randread-4096-16-1-direct-libaio-file"
 
 
 def page(site, path: str) -> str:
