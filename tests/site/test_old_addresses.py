@@ -75,9 +75,10 @@ def test_every_old_address_ingest_lists_is_a_redirect_to_its_page(built_site):
             for old in entry.get("aliases", []):
                 assert redirect_of(built_site, old.lstrip("/")) == f"{CHECK_BASE_URL}{address}", old
                 redirects += 1
-    # 43 corrected ids; under the renamed report's old slug, its 33 runs' ids and its 14 corrected
-    # ids; and its 13 raw files' pages.
-    assert redirects == 43 + 33 + 14 + 13
+    # 43 corrected ids and 49 from before ids named their raw file; under the renamed report's old
+    # slug, its 33 runs' ids and its 47 old ids (14 corrected, 33 before naming the file); and its
+    # 13 raw files' pages.
+    assert redirects == 43 + 49 + 33 + 47 + 13
 
 
 def test_a_renamed_reports_exports_are_also_at_its_old_address(built_site):

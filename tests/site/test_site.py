@@ -336,7 +336,9 @@ def test_markup_in_raw_output_is_shown_as_text(tmp_path):
     subprocess.run(perfwiki_command() + ["ingest", "--root", str(site)], check=True, capture_output=True)
     out = tmp_path / "out"
     subprocess.run([str(hugo_binary()), "--panicOnWarning", "-d", str(out)], cwd=site, check=True, capture_output=True)
-    page = next((out / "runs" / REPORT).glob("nvme-raw-script-alert-1-script*/index.html")).read_text(encoding="utf-8")
+    page = next((out / "runs" / REPORT).glob("nvme-raw-hostile-script-alert-1-script*/index.html")).read_text(
+        encoding="utf-8"
+    )
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page
     assert "<script>alert(1)" not in page and "<img src=x" not in page and "<b>label</b>" not in page
     assert "&lt;b&gt;label&lt;/b&gt;" in page
