@@ -138,7 +138,13 @@ def cmd_bench(args: argparse.Namespace) -> int:
         if slug(value) != value:
             print(f"{kind} {value!r} must be a slug: lower-case letters, digits and '-'", file=sys.stderr)
             return 2
-    words = ["perfwiki", "bench", args.suite, "--env", args.env, "--report", args.report]
+    if (args.suite is None) == (args.suite_file is None):
+        print("perfwiki bench: give a suite name or --suite-file FILE (one of them)", file=sys.stderr)
+        return 2
+    suite_file = Path(args.suite_file) if args.suite_file else None
+    suite = args.suite or slug(suite_file.stem) or "suite"
+    chosen = [args.suite] if args.suite else ["--suite-file", args.suite_file]
+    words = ["perfwiki", "bench", *chosen, "--env", args.env, "--report", args.report]
     for flag in ("target", "runtime", "size", "server", "repeat"):
         value = getattr(args, flag)
         if value is not None and not (flag == "repeat" and value == 1):
@@ -147,7 +153,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
     overrides = {"runtime": args.runtime, "size": args.size, "server": args.server}
     with tempfile.TemporaryDirectory(prefix="perfwiki-bench-") as work:
         try:
-            the_plan = runner.plan(args.suite, args.target, overrides, Path(work))
+            the_plan = runner.plan(suite, args.target, overrides, Path(work), suite_file)
             if args.dry_run:
                 for step in the_plan.steps:
                     print(step.command)
@@ -158,7 +164,6 @@ def cmd_bench(args: argparse.Namespace) -> int:
                 return 0
             runner.check_target(the_plan, args.allow_destructive, runner.confirm_on_terminal, sys.stderr)
             report_dir = root / "content" / "reports" / args.report
-            runner.ensure_report(report_dir / "index.md", args.report, args.env)
             files = runner.run(the_plan, report_dir / "raw" / args.env, reproduce, args.repeat, sys.stderr)
         except runner.BenchError as exc:
             print(f"perfwiki bench: {exc}", file=sys.stderr)
@@ -166,14 +171,37 @@ def cmd_bench(args: argparse.Namespace) -> int:
         except KeyboardInterrupt:
             print("\ninterrupted: no partial raw file was written", file=sys.stderr)
             return 130
-    added = runner.record_facts(
-        root / "content" / "environments" / f"{args.env}.md", args.env, runner.capture_facts(the_plan.target_dir)
-    )
     for path in files:
         print(f"wrote {path.relative_to(root)}", file=sys.stderr)
-    if added:
-        print(f"facts added to content/environments/{args.env}.md: {', '.join(added)}", file=sys.stderr)
+    # The report and the environment page are the author's: bench adds to them, never rewrites them.
+    said = [runner.ensure_report(report_dir / "index.md", args.env)]
+    ask = runner.ask_on_terminal if sys.stdin.isatty() else None
+    page = root / "content" / "environments" / f"{args.env}.md"
+    facts = runner.capture_facts(the_plan.target_dir)
+    said.append(runner.record_facts(page, args.env, facts, args.update_facts, ask, sys.stderr))
+    for line in filter(None, said):
+        print(line, file=sys.stderr)
     return cmd_ingest(argparse.Namespace(root=str(root), jobs=None))
+
+
+def cmd_new(args: argparse.Namespace) -> int:
+    from . import scaffold
+
+    root = _site_root(args.root)
+    try:
+        if args.kind == "report":
+            made = scaffold.new_report(root, args.name)
+            hint = f"next: put raw output under {made[0].parent.relative_to(root)}/raw/<environment>/, then ingest"
+        else:
+            made = [scaffold.new_environment(root, args.name)]
+            hint = f"next: fill in its facts, and name it in a report's environments: and raw/{args.name}/"
+    except scaffold.ScaffoldError as error:
+        print(f"perfwiki new: {error}", file=sys.stderr)
+        return 2
+    for path in made:
+        print(f"created {path.relative_to(root)}", file=sys.stderr)
+    print(hint, file=sys.stderr)
+    return 0
 
 
 def cmd_status(args: argparse.Namespace) -> int:
@@ -199,7 +227,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from .files import write_atomically
-    from .portable import ExportError, export
+    from .portable import ExportError, export, warnings
     from .portable.source import local_address, wiki_address
 
     root = _site_root(args.root)
@@ -208,6 +236,8 @@ def cmd_export(args: argparse.Namespace) -> int:
     except ExportError as error:
         print(f"perfwiki export: {error}", file=sys.stderr)
         return 2
+    for warning in warnings(root, args.report, args.wiki):
+        print(f"perfwiki export: warning: {warning}", file=sys.stderr)
     if args.output == "-":
         sys.stdout.write(text)
     else:
@@ -241,7 +271,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     bench = sub.add_parser("bench", help="run a benchmark suite here and add its raw output to a report")
     suites = sorted(name.removesuffix(".yaml") for name in os.listdir(SUITES) if name.endswith(".yaml"))
-    bench.add_argument("suite", help=", ".join(suites))
+    bench.add_argument("suite", nargs="?", help=", ".join(suites))
+    bench.add_argument("--suite-file", metavar="FILE", help="a suite of your own, in the format of bench/suites/*.yaml")
+    bench.add_argument(
+        "--update-facts", action="store_true", help="write facts gathered here that differ into the environment page"
+    )
     bench.add_argument("--env", required=True, help="environment id (content/environments/<id>.md)")
     bench.add_argument("--report", required=True, help="report slug (content/reports/<slug>/)")
     bench.add_argument("--target", help="directory (or file) to test in; a raw block device needs --allow-destructive")
@@ -253,6 +287,12 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--allow-destructive", action="store_true", help="allow a raw block device as --target")
     bench.add_argument("--root", help="site root (default: nearest folder with hugo.toml)")
     bench.set_defaults(func=cmd_bench)
+
+    new = sub.add_parser("new", help="a commented report or environment file to fill in; never overwrites")
+    new.add_argument("kind", choices=("report", "environment"))
+    new.add_argument("name", metavar="SLUG|ID", help="the report's slug or the environment's id")
+    new.add_argument("--root", help="site root (default: nearest folder with hugo.toml)")
+    new.set_defaults(func=cmd_new)
 
     status = sub.add_parser("status", help="list raw files changed, added or removed since the last ingest")
     status.add_argument("--root", help="site root (default: nearest folder with hugo.toml)")
