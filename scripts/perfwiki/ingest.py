@@ -29,10 +29,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from . import aliases, artefacts, cache, claims, compare, content, datafile, exports, naming, progress, tools
+from . import renames as run_renames  # on a line of its own: the shared line above stays as it was
 from . import secrets as secret_patterns
 from .cache import Cache
 from .decode import decode
-from .extract import assign_ids, extract, extract_text
+from .extract import extract, extract_text
 from .files import link_or_copy, recover, swap_in, write_atomically, write_files
 from .model import Problem, Run, Source, published_path, sha256_hex
 from .pages import index as index_pages
@@ -307,7 +308,13 @@ def build_report(root: Path, job: ReportJob) -> ReportOutcome:
             log_files.append({"source": raw_file.path, "sha256": raw_file.sha256})
     fio_logs.attach(report.runs, logs)  # a log no run wrote is published, and charted nowhere
     retired, alias_problems = aliases.read(job.aliases_path, job.aliases_text)
-    assign_ids(report.runs, retired)
+    # Ids from each run's own file; one the last ingest published otherwise is kept as an old id (renames.py).
+    digests = [run_renames.digest(run) for run in report.runs]
+    moved, id_problems = run_renames.assign(report.runs, digests, retired, run_renames.previous(root, job.slug))
+    if moved and not alias_problems:
+        retired, id_notes = run_renames.keep(root, job.aliases_path, job.aliases_text, retired, moved)
+        id_problems += id_notes
+    problems.extend(id_problems)
     table, wrong = aliases.check(job.aliases_path, retired, report.runs)
     problems.extend(alias_problems + wrong)
     report.aliases = aliases.Aliases(table, job.former_slugs)
@@ -334,6 +341,7 @@ def build_report(root: Path, job: ReportJob) -> ReportOutcome:
     if log_files:  # no page of their own, but `perfwiki status` knows them as ingested
         documents.document["logs"] = log_files
     data = {
+        datafile.name(f"{run_renames.LEDGER}/{job.slug}"): datafile.dump(run_renames.ledger(report.runs, digests)),
         datafile.name(f"reports/{job.slug}"): datafile.dump(documents.document),
         datafile.name(f"views/{job.slug}"): datafile.dump(documents.views),
     }
