@@ -52,7 +52,7 @@ def test_example_report_ingests_twelve_runs(site):
     assert document["environments"] == ["nvme-raw", "nvme-ext4"]
     runs = [run for run in document["runs"] if run["environment"] == "nvme-raw"]
     assert len(runs) == 12
-    assert runs[0]["id"] == "nvme-raw-sequential-write-bandwidth-test"
+    assert runs[0]["id"] == "nvme-raw-fio-bandwidth-iops-latency-sequential-write-bandwidth-test"
     assert runs[0]["environment"] == "nvme-raw"
     assert runs[0]["source"]["path"] == f"content/reports/{REPORT}/raw/nvme-raw/fio-bandwidth-iops-latency.md"
     raw = site / runs[0]["source"]["path"]
@@ -331,9 +331,9 @@ def test_the_same_job_pasted_twice_gets_distinct_stable_ids(site):
     document = load_report(site, REPORT)
     ids = [run["id"] for run in document["runs"] if run["environment"] == "nvme-raw"]
     assert len(ids) == 24 and len(set(ids)) == 24
-    # Files are read in name order: fio-bandwidth-... first, so it keeps the plain ids.
-    assert ids[0] == "nvme-raw-sequential-write-bandwidth-test"
-    assert ids[12] == "nvme-raw-sequential-write-bandwidth-test-2"
+    # Each file's runs are named for it: neither file's ids depend on the other being there.
+    assert ids[0] == "nvme-raw-fio-bandwidth-iops-latency-sequential-write-bandwidth-test"
+    assert ids[12] == "nvme-raw-fio-repeat-sequential-write-bandwidth-test"
     raw = [run for run in document["runs"] if run["environment"] == "nvme-raw"]
     assert raw[12]["source"]["path"].endswith("fio-repeat.md")
 

@@ -495,6 +495,9 @@ def published_reports(root: Path) -> list[str]:
 
 def test_ingest_holds_a_broken_report_back_publishes_the_rest_and_hugo_builds(tmp_path) -> None:
     root = full_site(tmp_path)
+    assert ingest(root).returncode == 0
+    ids_before = json.loads((root / "data/ids/nvme-raw-vs-ext4.json").read_text())
+    assert ids_before  # {content digest: id}, for each run of the report
     edit(root / "content/reports/nvme-raw-vs-ext4/index.md", "baseline: nvme-raw", "baseline: nvme-rwa")
     edit(root / "content/reports/fio-iops-basics/index.md", "environments: [lab-vm-dm0]", "environments: lab-vm-dm0")
     raw = root / NAS_RAW
@@ -532,6 +535,8 @@ def test_ingest_holds_a_broken_report_back_publishes_the_rest_and_hugo_builds(tm
         "(run nvme-raw-sequential-write-bandwidth-test: report nvme-raw-vs-ext4 is not published until its errors "
         "are fixed (perfwiki check))"
     ) in page
+    # What ingest last knew of the held-back report's run ids is kept (renames.py), for when it is fixed.
+    assert json.loads((root / "data/ids/nvme-raw-vs-ext4.json").read_text()) == ids_before
     # Fixed, the next ingest publishes them and holds nothing back.
     edit(root / "content/reports/nvme-raw-vs-ext4/index.md", "baseline: nvme-rwa", "baseline: nvme-raw")
     edit(root / "content/reports/fio-iops-basics/index.md", "environments: lab-vm-dm0", "environments: [lab-vm-dm0]")

@@ -28,11 +28,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
-from . import aliases, artefacts, cache, claims, compare, content, datafile, exports, naming, progress, tools, validate
+from . import aliases, artefacts, cache, claims, compare, content, datafile, exports, naming, progress, tools
+from . import renames as run_renames  # on a line of its own: the shared line above stays as it was
 from . import secrets as secret_patterns
+from . import validate as validation  # on a line of its own too
 from .cache import Cache
 from .decode import decode
-from .extract import assign_ids, extract, extract_text
+from .extract import extract, extract_text
 from .files import link_or_copy, recover, swap_in, write_atomically, write_files
 from .model import Problem, Run, Source, published_path, sha256_hex
 from .pages import index as index_pages
@@ -138,13 +140,13 @@ def plan(root: Path) -> tuple[list[ReportJob], list[Problem]]:
     bundles, problems = content.bundles(root)
     # Validation first (validate.py): a report with an error is left out whole, rather than published
     # with a shape guessed from it, and a raw file that is not text is neither read nor published.
-    checked = validate.site(root, bundles)
+    checked = validation.site(root, bundles)
     problems += checked.problems
     digests = cache.FileDigests(root)
     jobs: list[ReportJob] = []
     for bundle in bundles:
         if bundle.slug in checked.reports:
-            problems.append(Problem(content.relative(bundle.index_path, root), 1, validate.HELD_BACK))
+            problems.append(Problem(content.relative(bundle.index_path, root), 1, validation.HELD_BACK))
             continue
         bundle.raw_files = [(env, path) for env, path in bundle.raw_files if path not in checked.raw_files]
         raw_files = [RawFile(env, content.relative(path, root), digests.digest(path)) for env, path in bundle.raw_files]
@@ -320,7 +322,13 @@ def build_report(root: Path, job: ReportJob) -> ReportOutcome:
             log_files.append({"source": raw_file.path, "sha256": raw_file.sha256})
     fio_logs.attach(report.runs, logs)  # a log no run wrote is published, and charted nowhere
     retired, alias_problems = aliases.read(job.aliases_path, job.aliases_text)
-    assign_ids(report.runs, retired)
+    # Ids from each run's own file; one the last ingest published otherwise is kept as an old id (renames.py).
+    digests = [run_renames.digest(run) for run in report.runs]
+    moved, id_problems = run_renames.assign(report.runs, digests, retired, run_renames.previous(root, job.slug))
+    if moved and not alias_problems:
+        retired, id_notes = run_renames.keep(root, job.aliases_path, job.aliases_text, retired, moved)
+        id_problems += id_notes
+    problems.extend(id_problems)
     table, wrong = aliases.check(job.aliases_path, retired, report.runs)
     problems.extend(alias_problems + wrong)
     report.aliases = aliases.Aliases(table, job.former_slugs)
@@ -347,6 +355,7 @@ def build_report(root: Path, job: ReportJob) -> ReportOutcome:
     if log_files:  # no page of their own, but `perfwiki status` knows them as ingested
         documents.document["logs"] = log_files
     data = {
+        datafile.name(f"{run_renames.LEDGER}/{job.slug}"): datafile.dump(run_renames.ledger(report.runs, digests)),
         datafile.name(f"reports/{job.slug}"): datafile.dump(documents.document),
         datafile.name(f"views/{job.slug}"): datafile.dump(documents.views),
     }
@@ -498,7 +507,7 @@ def _take_turn(lock: TextIO, out: TextIO) -> None:
 
 def _ingest(root: Path, workers: int, out: TextIO | None) -> IngestResult:
     jobs, problems = plan(root)
-    held_back = validate.held_back(problems)  # data/held_back.json: citations of their runs say so
+    held_back = validation.held_back(problems)  # data/held_back.json: citations of their runs say so
     store = Cache(root)
     result = IngestResult(problems=problems)
     outcomes: dict[str, ReportOutcome] = {}
@@ -580,6 +589,12 @@ def _ingest(root: Path, workers: int, out: TextIO | None) -> IngestResult:
         for files in (index_files, runs_list):
             for tree, entries in files.items():
                 write_files(staging[tree], entries)
+        # A report held back keeps the ids its runs were last published under (renames.py): fixed, a
+        # run that moved meanwhile is still found and keeps its old address.
+        for slug in held_back:
+            ledger = datafile.name(f"{run_renames.LEDGER}/{slug}")
+            if (root / "data" / ledger).is_file():
+                write_files(staging["data"], {ledger: (root / "data" / ledger).read_bytes()})
         _swap_in(root)
         written.write_text("\n".join([output, *(job.key for job in jobs)]))
     store.prune()

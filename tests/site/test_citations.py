@@ -16,7 +16,7 @@ from support import ROOT, copy_site_sources, hugo_binary
 
 pytestmark = pytest.mark.site
 REPORT = "nvme-raw-vs-ext4"
-RUN = "nvme-raw-sequential-write-bandwidth-test"
+RUN = "nvme-raw-fio-bandwidth-iops-latency-sequential-write-bandwidth-test"
 
 
 def page_html(site: Path, path: str) -> str:
@@ -50,7 +50,7 @@ def test_run_citation_links_the_run_with_its_headline_numbers(built_site):
 
 def test_run_citation_outside_a_report_names_the_report(built_site):
     html = page_html(built_site, "environments/essd-pl3-vdb")
-    link = "/bench/runs/ssd-cloud-disks-lvm-raid/essd-pl3-vdb-ebs-4k-randwrite-test-4/"
+    link = "/bench/runs/ssd-cloud-disks-lvm-raid/essd-pl3-vdb-runs-ebs-4k-randwrite-test-4/"
     assert f'<span class="cite-run"><a href="{link}">' in html
 
 
@@ -126,7 +126,7 @@ def test_a_narrative_citing_old_ids_and_slugs_shows_the_runs_they_named(citing_s
         ("/runs/fio-iops-basics/lab-vm-dm0-ioping/", "Latency (ioping) — lab-vm-dm0"),
         ("/runs/vm-vs-bare-metal/r730-host-4k-seq-read/", "4 KiB sequential read — r730-host"),
         (
-            "/runs/ssd-cloud-disks-lvm-raid/essd-vda-4k-random-read-write/",
+            "/runs/ssd-cloud-disks-lvm-raid/essd-vda-runs-4k-random-read-write/",
             "ESSD cloud disk (-direct=1 -buffered=1) — essd-vda",
         ),
     ]
