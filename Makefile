@@ -80,7 +80,9 @@ search-index: setup ingest
 serve: setup
 	-$(PERFWIKI) ingest
 	-$(MAKE) --no-print-directory search-index
-	$(HUGO) server --renderToMemory --disableFastRender --port $(PORT)
+	@# --poll: ingest switches generations by renaming a symlink (publish.py), which Hugo's event
+	@# watcher does not follow; polling sees each new generation whole.
+	$(HUGO) server --renderToMemory --disableFastRender --poll 500ms --port $(PORT)
 
 build: setup ingest
 	rm -rf public
@@ -149,5 +151,5 @@ lock: $(VENV)/.installed
 	 $(VENV)/bin/pip freeze --all --exclude-editable | grep -v -E '^(perfwiki|pip)==') > requirements.lock
 
 clean:
-	rm -rf public $(CHECK_DIR) data .data.new .data.old .raw.new .raw.old .runs.new .runs.old .perfwiki-cache site/static/reports site/static/runs \
+	rm -rf public $(CHECK_DIR) data .perfwiki-publish .data.new .data.old .raw.new .raw.old .runs.new .runs.old .perfwiki-cache site/static/reports site/static/runs \
 	  resources/_gen tests/artifacts site/static/pagefind .search-build
