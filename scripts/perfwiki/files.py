@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import fcntl
 import os
-import shutil
 from pathlib import Path
 
 from .publish import crash_point

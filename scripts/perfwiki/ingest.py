@@ -23,7 +23,6 @@ import contextlib
 import errno
 import fcntl
 import os
-import shutil
 import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
