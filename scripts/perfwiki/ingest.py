@@ -541,10 +541,7 @@ def _build(root: Path, workers: int, out: TextIO | None, generation: list[str]) 
         for files in (index_files, runs_list):
             for tree, entries in files.items():
                 write_files(staging[tree], entries)
-        # The generation's name, for templates: Hugo's os.ReadFile follows no symlink (publish).
-        name = generation[0]
-        write_files(staging["data"], {publish.NAME_DOCUMENT: datafile.dump({"generation": name}).encode("utf-8")})
-        publish.commit(root, name, {"output": output, "reports": [job.key for job in jobs]})
+        publish.commit(root, generation[0], {"output": output, "reports": [job.key for job in jobs]})
     store.prune()
     publish.crash_point("done")
     return result

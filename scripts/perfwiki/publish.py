@@ -12,7 +12,9 @@ current, and whatever a crash leaves outside the current generation is known to 
 
 Hugo reads the current generation through `hugo.toml`'s mounts (`.perfwiki-publish/current/data`
 and the two static trees); Hugo's own `os.ReadFile` follows no symlink, so templates read a
-generation's files by its name, which its `data/publish.json` holds (`_partials/published.html`).
+generation's files by its name, which its `hugo/generation.json` holds (mounted as
+hugo.Data.perfwiki.generation, `_partials/published.html`; not in data/, which stays the same
+bytes whatever the generation is called).
 `data`, `site/static/reports` and `site/static/runs` are symlinks into `current` for everything
 else (perfwiki's own readers, people); Hugo ignores symlinks under a static folder. `hugo server`
 needs `--poll`: its event watcher keeps watching the folders it first resolved, which the next
@@ -37,8 +39,8 @@ from pathlib import Path
 DIR = ".perfwiki-publish"
 CURRENT = "current"
 MANIFEST = "manifest.json"
-# The document in a generation's data/ that names it, for templates (hugo.Data.publish).
-NAME_DOCUMENT = "publish.json"
+# The document that names a generation, for templates (hugo.toml mounts it as hugo.Data.perfwiki.generation).
+NAME_DOCUMENT = Path("hugo") / "generation.json"
 # Each tree: its folder in a generation, and where it is published (a symlink into `current`).
 FOLDERS = {"data": "data", "raw": "reports", "runs": "runs"}
 PUBLISHED = {"data": Path("data"), "raw": Path("site") / "static" / "reports", "runs": Path("site") / "static" / "runs"}
@@ -130,6 +132,8 @@ def begin(root: Path, name: str) -> dict[str, str]:
     for tree, sub in FOLDERS.items():
         (generation / sub).mkdir(parents=True)
         staging[tree] = os.fspath(generation / sub)
+    (generation / NAME_DOCUMENT).parent.mkdir()
+    (generation / NAME_DOCUMENT).write_text(json.dumps({"name": name}), encoding="utf-8")
     return staging
 
 
