@@ -26,6 +26,10 @@ def write_atomically(target: Path, data: bytes | str) -> None:
             target.parent.mkdir(parents=True, exist_ok=True)
             _write_file(temporary, encoded)
         os.replace(temporary, target)
+    except OSError as exc:
+        temporary.unlink(missing_ok=True)
+        # Named by the target: write(2) failing for a full disk names no file, and the temporary name is ours.
+        raise OSError(exc.errno, exc.strerror, os.fspath(target)) from exc
     except BaseException:
         temporary.unlink(missing_ok=True)
         raise
