@@ -153,7 +153,8 @@ def golden(name: str, actual: str, update: bool) -> None:
 def copy_site_sources(target: Path) -> Path:
     """A copy of the site's inputs (config, content, layouts, site/) to ingest or build elsewhere."""
     # Not what ingest or `make serve` generated into site/static (published raw files, a search index).
-    generated = shutil.ignore_patterns("pagefind", ".search-build")
+    # site/static/reports and runs are symlinks into the site's published generation (perfwiki.publish).
+    generated = shutil.ignore_patterns("pagefind", ".search-build", "reports", "runs")
     for name in ("hugo.toml", "content", "layouts", "site"):
         source = ROOT / name
         if source.is_dir():
