@@ -11,6 +11,7 @@ ingest of the new state, with nothing left over.
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import random
 import shutil
@@ -85,7 +86,7 @@ def leftovers(site: Path) -> list[str]:
     found += [path.name for path in (site / "site" / "static").iterdir() if path.name.endswith(".link")]
     publishing = site / ".perfwiki-publish"
     current = (publishing / "current").readlink().name
-    replaced = __import__("json").loads((publishing / current / "manifest.json").read_text())["replaces"]
+    replaced = json.loads((publishing / current / "manifest.json").read_text())["replaces"]
     found += [path.name for path in publishing.iterdir() if path.name not in {"current", current, replaced}]
     if not all((site / place).is_symlink() for place in PLACES):
         found.append("a published tree that is not a link into the current generation")
@@ -227,3 +228,29 @@ def test_a_full_disk_says_so_and_leaves_the_site_as_it_was(tmp_path, states, n):
     assert published(site) == states["A"] and leftovers(site) == []
     assert ingest(site).returncode == 0  # space again: the change is published
     assert published(site) == states["B"] and leftovers(site) == []
+
+
+def test_a_real_full_disk(tmp_path, states):
+    """The same on a file system that is really full: a 6 MiB tmpfs (root only; skipped elsewhere)."""
+    disk = tmp_path / "disk"
+    disk.mkdir()
+    if os.geteuid() != 0 or subprocess.run(["mount", "-t", "tmpfs", "-o", "size=6m", "tmpfs", str(disk)]).returncode:
+        pytest.skip("mounting a tmpfs needs root")
+    try:
+        (disk / "site").mkdir()
+        site = small_site(disk / "site")
+        originals = {name: (site / RAW / name).read_bytes() for name in (FIO, MANUAL)}
+        assert ingest(site).returncode == 0
+        to_state(site, "B", originals)
+        free = os.statvfs(disk)
+        (disk / "filler").write_bytes(bytes(free.f_bavail * free.f_frsize - 150 * 1024))  # 150 KiB left
+        full = ingest(site)
+        assert full.returncode == 2 and "Traceback" not in full.stderr
+        assert full.stderr.startswith(f"perfwiki ingest: no space left on device while writing {site}/")
+        assert full.stderr.rstrip().endswith("; the site published before is unchanged")
+        assert published(site) == states["A"] and leftovers(site) == []
+        (disk / "filler").unlink()
+        assert ingest(site).returncode == 0
+        assert published(site) == states["B"] and leftovers(site) == []
+    finally:
+        subprocess.run(["umount", "-l", str(disk)], check=True)
