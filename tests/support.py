@@ -164,6 +164,17 @@ def copy_site_sources(target: Path) -> Path:
     return target
 
 
+def copy_published(source: Path, target: Path) -> None:
+    """What ingest last published in site `source` (its generation, perfwiki.publish), published alike in `target`."""
+    from perfwiki import publish
+
+    name = publish.current(source)
+    assert name is not None, f"{source} is not ingested"
+    shutil.copytree(source / publish.DIR / name, target / publish.DIR / name)
+    (target / publish.DIR / publish.CURRENT).symlink_to(name)
+    publish.link_published(target)
+
+
 _VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
 
 
