@@ -254,3 +254,18 @@ def test_a_real_full_disk(tmp_path, states):
         assert published(site) == states["B"] and leftovers(site) == []
     finally:
         subprocess.run(["umount", "-l", str(disk)], check=True)
+
+
+def test_what_a_kill_left_is_removed_even_when_nothing_is_published(tmp_path, states):
+    """Killed half-way to B, then the change undone: the next ingest has nothing to publish, and cleans up all the same."""
+    site = small_site(tmp_path)
+    originals = {name: (site / RAW / name).read_bytes() for name in (FIO, MANUAL)}
+    assert ingest(site).returncode == 0
+    to_state(site, "B", originals)
+    assert ingest(site, crash_at="linked:1").returncode == -signal.SIGKILL  # a whole generation, and current.new
+    assert len(list((site / ".perfwiki-publish").iterdir())) == 4
+    to_state(site, "A", originals)
+    done = ingest(site)
+    assert done.returncode == 0, done.stderr
+    assert published(site) == states["A"] and leftovers(site) == []
+    assert len(list((site / ".perfwiki-publish").iterdir())) == 2  # current and its generation
