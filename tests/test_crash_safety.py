@@ -257,7 +257,7 @@ def test_a_real_full_disk(tmp_path, states):
 
 
 def test_what_a_kill_left_is_removed_even_when_nothing_is_published(tmp_path, states):
-    """Killed half-way to B, then the change undone: the next ingest has nothing to publish, and cleans up all the same."""
+    """Killed half-way to B, then the change undone: the next ingest publishes nothing, and cleans up all the same."""
     site = small_site(tmp_path)
     originals = {name: (site / RAW / name).read_bytes() for name in (FIO, MANUAL)}
     assert ingest(site).returncode == 0
