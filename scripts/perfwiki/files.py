@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import fcntl
 import os
+import shutil
 from pathlib import Path
 
 from .publish import crash_point
@@ -119,3 +120,26 @@ def _named(call, path: str, *args, **kwargs) -> None:
         if exc.filename is None:
             raise OSError(exc.errno, exc.strerror, path) from exc
         raise
+
+
+def recover(target: Path, previous: Path) -> None:
+    """A crash between the two renames of `swap_in` leaves only the previous folder: put it back.
+
+    For one folder on its own (the development server's search index, searchindex.py); ingest's
+    trees switch together as a generation (publish.py).
+    """
+    if not target.exists() and previous.exists():
+        os.rename(previous, target)
+
+
+def swap_in(staging: Path, target: Path, previous: Path) -> None:
+    """Replace `target` by the fully built `staging` folder: two renames, then the old one goes.
+
+    A `previous` left by a crash after both renames is removed first: renaming onto a folder
+    that is not empty fails (ENOTEMPTY), which wedged every later swap.
+    """
+    if target.exists():
+        shutil.rmtree(previous, ignore_errors=True)
+        os.rename(target, previous)
+    os.rename(staging, target)
+    shutil.rmtree(previous, ignore_errors=True)
