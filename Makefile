@@ -78,7 +78,10 @@ ingest: setup
 
 # The development server: serve.toml adds the Pagefind index perfwiki watch rebuilds after each
 # ingest (.serve/, never site/static, so no build publishes it).
-SERVE_FLAGS = --config hugo.toml,serve.toml --renderToMemory --disableFastRender --port $(PORT)
+# --poll: ingest switches generations by renaming one symlink (publish.py), which Hugo's event
+# watcher does not follow (it keeps watching the folders it first resolved); polling sees each
+# new generation whole.
+SERVE_FLAGS = --config hugo.toml,serve.toml --renderToMemory --disableFastRender --poll 500ms --port $(PORT)
 
 # The index `make serve` serves, built once from a throwaway build (make serve rebuilds it itself).
 search-index: setup ingest
@@ -157,5 +160,5 @@ lock: $(VENV)/.installed
 	 $(VENV)/bin/pip freeze --all --exclude-editable | grep -v -E '^(perfwiki|pip)==') > requirements.lock
 
 clean:
-	rm -rf public $(CHECK_DIR) data .data.new .data.old .raw.new .raw.old .runs.new .runs.old .perfwiki-cache site/static/reports site/static/runs \
+	rm -rf public $(CHECK_DIR) data .perfwiki-publish .data.new .data.old .raw.new .raw.old .runs.new .runs.old .perfwiki-cache site/static/reports site/static/runs \
 	  resources/_gen tests/artifacts site/static/pagefind .search-build

@@ -76,6 +76,7 @@ def cmd_parse(args: argparse.Namespace) -> int:
 
 def cmd_ingest(args: argparse.Namespace) -> int:
     from .ingest import ingest
+    from .publish import PublishError
     from .redact import ConfigError
 
     root = _site_root(args.root)
@@ -83,6 +84,9 @@ def cmd_ingest(args: argparse.Namespace) -> int:
         result = ingest(root, workers=args.jobs)
     except ConfigError as error:
         print(f"{error}; data/ left as it was", file=sys.stderr)
+        return 2
+    except PublishError as error:  # a full disk: says so, and that the site is the one before
+        print(f"perfwiki ingest: {error}", file=sys.stderr)
         return 2
     for problem in result.problems:
         print(problem, file=sys.stderr)

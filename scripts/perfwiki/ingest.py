@@ -5,9 +5,10 @@ every report's documents (`pages`), and swaps the result into data/, the publish
 raw files and each report's JSON and CSV exports into site/static/reports/, and each
 run's CSV and JSON and the list of every run into site/static/runs/.
 
-- Atomic: the whole data/ tree is built beside the old one and swapped in (`files`), so
-  a crash, Ctrl-C or a bad file never leaves a half-written data/ behind, and a file
-  that fails does not stop the others from being published.
+- Atomic: data/ and the two published static trees are built as one new generation beside
+  the one in use and switched together by one rename (`publish`), so a crash, Ctrl-C, a full
+  disk or a bad file never leaves a half-written or mismatched site behind, and a file that
+  fails does not stop the others from being published.
 - Incremental: a raw file's runs are cached by its sha256 and the code version, a
   report's documents by everything they are made from (`cache`); unchanged work is not
   redone.
@@ -19,23 +20,23 @@ run's CSV and JSON and the list of every run into site/static/runs/.
 from __future__ import annotations
 
 import contextlib
+import errno
 import fcntl
 import os
-import shutil
 import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
-from . import aliases, artefacts, cache, claims, compare, content, datafile, exports, naming, progress, tools
+from . import aliases, artefacts, cache, claims, compare, content, datafile, exports, naming, progress, publish, tools
 from . import renames as run_renames  # on a line of its own: the shared line above stays as it was
 from . import secrets as secret_patterns
 from . import validate as validation  # on a line of its own too
 from .cache import Cache
 from .decode import decode
 from .extract import extract, extract_text
-from .files import link_or_copy, recover, swap_in, write_atomically, write_files
+from .files import copy_file, write_atomically, write_files
 from .model import Problem, Run, Source, published_path, sha256_hex
 from .pages import index as index_pages
 from .pages.report import Report, report_documents
@@ -46,16 +47,14 @@ if TYPE_CHECKING:
     from concurrent.futures import Executor
 
 # The published copies of the raw files (redacted when the site asks for it), served by Hugo
-# from site/static: hugo.toml does not publish content/reports/*/raw/ itself. Each report's
-# exports (index.json, index.csv) are published beside them.
-PUBLISHED_RAW = Path("site") / "static" / "reports"
+# from the current generation (`publish`): hugo.toml does not publish content/reports/*/raw/
+# itself. Each report's exports (index.json, index.csv) are published beside them.
+PUBLISHED_RAW = publish.PUBLISHED["raw"]
 # Each run's index.csv and index.json, served beside its page, and the list of every run the
 # /runs/ page and the search fall-back read: files Hugo copies cost it nothing to build.
-PUBLISHED_RUNS = Path("site") / "static" / "runs"
-# The trees ingest publishes, by the name a report's files are filed under (Files): each is built
-# in a staging folder beside it (.data.new, ...) and swapped in whole.
-TREES = {"data": Path("data"), "raw": PUBLISHED_RAW, "runs": PUBLISHED_RUNS}
-STAGING = {"data": ".data", "raw": ".raw", "runs": ".runs"}
+PUBLISHED_RUNS = publish.PUBLISHED["runs"]
+# A disk or quota full: the error says so, whatever was being written.
+_FULL = (errno.ENOSPC, errno.EDQUOT)
 
 # A report's published files (and the site index's): {tree name: {path in the tree: bytes}}.
 # The cache keeps them as one entry a report ("files"), not a file per file: a cold ingest wrote
@@ -98,13 +97,14 @@ class ReportJob:
     aliases_text: str | None = None
     former_slugs: list[str] = field(default_factory=list)
     key: str = ""
-    # The staging folders by tree name (TREES), when this ingest publishes: the worker that
-    # builds the report writes its files there itself, and the cache keeps them as one entry.
+    # The new generation's folders by tree name (publish.FOLDERS), when this ingest publishes: the
+    # worker that builds the report writes its files there itself, and the cache keeps them as one entry.
     staging: dict[str, str] | None = None
-    # Its files are in the published trees as the cache has them (the last ingest published them):
-    # linked from there, they stay one copy on disk, and the trees swapped out free no space. Written
-    # anew, a 10,000-run ingest after one change spent 13 s of system time writing and freeing them.
-    published_before: bool = False
+    # The current generation's folders, when its files are there as the cache has them (the last
+    # ingest published them): linked from there, they stay one copy on disk, and the generation
+    # replaced frees no space. Written anew, a 10,000-run ingest after one change spent 13 s of
+    # system time writing and freeing them. Raw files are copied all the same (_publish_raw_files).
+    previous: dict[str, str] | None = None
 
 
 @dataclass
@@ -506,6 +506,21 @@ def _take_turn(lock: TextIO, out: TextIO) -> None:
 
 
 def _ingest(root: Path, workers: int, out: TextIO | None) -> IngestResult:
+    publish.recover(root)  # what a killed ingest left: under the lock, no other ingest is writing
+    publish.crash_point("started")
+    generation: list[str] = []  # the one this ingest builds, until it is committed
+    try:
+        return _build(root, workers, out, generation)
+    except BaseException as exc:
+        committed = bool(generation) and publish.current(root) == generation[0]
+        if generation and not committed:
+            publish.abandon(root, generation[0])
+        if isinstance(exc, OSError) and not committed and (generation or exc.errno in _FULL):
+            raise publish.publishing_error(exc) from exc
+        raise
+
+
+def _build(root: Path, workers: int, out: TextIO | None, generation: list[str]) -> IngestResult:
     jobs, problems = plan(root)
     held_back = validation.held_back(problems)  # data/held_back.json: citations of their runs say so
     store = Cache(root)
@@ -542,20 +557,27 @@ def _ingest(root: Path, workers: int, out: TextIO | None) -> IngestResult:
         runs_list_key,
         *(f"{raw_file.published}={name}" for name, raw_file in sorted(current.items())),
     )
-    # The output last published and the units (reports, index) it was made of, one a line.
-    written = root / cache.DIR / "written"
-    last = written.read_text().split("\n") if written.is_file() else [""]
-    publish = bool(to_build) or not (last[0] == output and all((root / tree).is_dir() for tree in TREES.values()))
+    # The generation in use, and the output and reports (their keys) it was made of.
+    in_use = publish.current(root)
+    last = publish.manifest(root, in_use)
+    previous = publish.folders(root, in_use) if in_use else {}
+    whole = bool(previous) and all(path.is_dir() for path in previous.values())
+    publishing = bool(to_build) or not (last.get("output") == output and whole)
     staging = None
-    if publish:
-        written.unlink(missing_ok=True)  # until the new trees are in: what is published may then be anything
-        staging = _staging(root)
-        still_published = set(last[1:])
+    if publishing:
+        # Named by what it publishes: the same content/ gives the same generation, byte for byte.
+        name = output[:16] if output[:16] != in_use else f"{output[:16]}-again"
+        generation.append(name)
+        staging = publish.begin(root, name)
+        still_published = set(last.get("reports", [])) if whole else set()
         for job in jobs:
             job.staging = staging
-            job.published_before = job.key in still_published
+            if job.key in still_published:
+                job.previous = {tree: os.fspath(path) for tree, path in previous.items()}
+    elif not publish.linked(root):  # published before generations, or a link removed by hand
+        publish.link_published(root)
     building = {job.slug for job in to_build}
-    to_publish = [job for job in jobs if job.slug not in building] if publish else []
+    to_publish = [job for job in jobs if job.slug not in building] if publishing else []
     done = progress.bar(len(to_extract) + len(to_build), out)
     busy = len(to_extract) > 1 or len(to_build) > 1 or len(to_publish) > 1
     with _pool(workers, busy) as pool:
@@ -595,9 +617,9 @@ def _ingest(root: Path, workers: int, out: TextIO | None) -> IngestResult:
             ledger = datafile.name(f"{run_renames.LEDGER}/{slug}")
             if (root / "data" / ledger).is_file():
                 write_files(staging["data"], {ledger: (root / "data" / ledger).read_bytes()})
-        _swap_in(root)
-        written.write_text("\n".join([output, *(job.key for job in jobs)]))
+        publish.commit(root, generation[0], {"output": output, "reports": [job.key for job in jobs]})
     store.prune()
+    publish.crash_point("done")
     return result
 
 
@@ -615,8 +637,7 @@ def publish_report(root: Path, job: ReportJob) -> ReportOutcome | None:
     if files is None:
         return build_report(root, job)
     for tree, staging in job.staging.items():
-        published = os.path.join(root, TREES[tree]) if job.published_before else None
-        write_files(staging, files[tree], published)
+        write_files(staging, files[tree], job.previous[tree] if job.previous else None)
     _publish_raw_files(root, job)
     return None
 
@@ -639,28 +660,7 @@ def _publish_raw_files(root: Path, job: ReportJob) -> None:
         if folder not in made:
             os.makedirs(folder, exist_ok=True)
             made.add(folder)
-        link_or_copy(source, target)
-
-
-def _staging(root: Path) -> dict[str, str]:
-    """Empty staging folders beside the published trees (after putting back a tree a crash left
-    renamed): this ingest builds data/, site/static/reports/ and site/static/runs/ there."""
-    staging = {}
-    for tree, place in TREES.items():
-        work = root / STAGING[tree]
-        recover(root / place, work.with_suffix(".old"))
-        shutil.rmtree(work.with_suffix(".new"), ignore_errors=True)
-        work.with_suffix(".new").mkdir()
-        staging[tree] = os.fspath(work.with_suffix(".new"))
-    return staging
-
-
-def _swap_in(root: Path) -> None:
-    """The staging folders, filled, in place of the published trees."""
-    for tree, place in TREES.items():
-        work = root / STAGING[tree]
-        (root / place).parent.mkdir(parents=True, exist_ok=True)
-        swap_in(work.with_suffix(".new"), root / place, work.with_suffix(".old"))
+        copy_file(source, target)
 
 
 def load_report(root: Path, report_slug: str) -> dict[str, Any]:

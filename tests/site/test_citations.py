@@ -5,14 +5,13 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
 
 from perfwiki.ingest import load_report
-from support import ROOT, copy_site_sources, hugo_binary
+from support import ROOT, copy_published, copy_site_sources, hugo_binary
 
 pytestmark = pytest.mark.site
 REPORT = "nvme-raw-vs-ext4"
@@ -88,7 +87,7 @@ def test_a_comparison_cited_on_an_environment_page_draws_there_and_links_back(bu
 def citing_site(tmp_path_factory, built_site) -> Path:
     """A copy of the example wiki with the data/ built_site ingested, to build with one more citation."""
     site = copy_site_sources(tmp_path_factory.mktemp("citing"))
-    shutil.copytree(ROOT / "data", site / "data")
+    copy_published(ROOT, site)
     return site
 
 
