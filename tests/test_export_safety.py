@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import html
 import re
-import shutil
 import subprocess
 from html.parser import HTMLParser
 from pathlib import Path
@@ -17,7 +16,7 @@ from markdown.extensions.tables import TableExtension
 
 from perfwiki.portable import export
 from perfwiki.portable.sanitize import clean, markdown_text
-from support import FIXTURES, ROOT, copy_site_sources, hugo_binary, perfwiki_command
+from support import FIXTURES, ROOT, copy_published, copy_site_sources, hugo_binary, perfwiki_command
 
 REPORT = "fio-iops-basics"
 WIKI = "https://wiki.example/perf/"
@@ -39,7 +38,7 @@ def corpus_site(target: Path, found: list[str]) -> Path:
     """A copy of the ingested example wiki whose report REPORT has every vector in its text."""
     target.mkdir(parents=True, exist_ok=True)
     site = copy_site_sources(target)
-    shutil.copytree(ROOT / "data", site / "data")
+    copy_published(ROOT, site)
     index = site / "content" / "reports" / REPORT / "index.md"
     text = index.read_text(encoding="utf-8")
     index.write_text(text + "\n" + "\n\n".join(found) + "\n", encoding="utf-8")
