@@ -95,6 +95,46 @@ def build_site(root: Path, out: Path, runs: int, environments: int, reports: int
     return total_runs, total_bytes
 
 
+# The real fio transcript the one-file figure repeats: two runs, each a "# label", its command and output.
+ONE_FILE_SOURCE = Path("tests") / "fixtures" / "fio" / "fio-3.33-randread-direct-then-buffered.txt"
+
+
+def one_file_transcript(root: Path, runs: int) -> Iterator[bytes]:
+    """A transcript of `runs` real fio runs (ONE_FILE_SOURCE repeated), each copy's job names and labels
+    numbered so that every run has a name of its own, as a long benchmark session's would; in pieces."""
+    text = (root / ONE_FILE_SOURCE).read_text(encoding="utf-8")
+    names = sorted(set(re.findall(r"--name=(\S+)", text)), key=len, reverse=True)
+    per_copy = len(names)
+    for copy in range(-(-runs // per_copy)):
+        piece = re.sub("|".join(map(re.escape, names)), lambda name: f"{name.group(0)}-{copy}", text)
+        piece = re.sub(r"^# (.+)$", lambda label: f"# {label.group(1)} ({copy})", piece, flags=re.M)
+        yield piece.encode("utf-8")
+
+
+def one_file_site(root: Path, out: Path, runs: int) -> Path:
+    """A copy of the site whose one report has one environment and one raw file of `runs` fio runs."""
+    for name in ("hugo.toml", "layouts", "site"):
+        source = root / name
+        (shutil.copytree if source.is_dir() else shutil.copy2)(source, out / name)
+    env = "one-file-env"
+    environments = out / "content" / "environments"
+    environments.mkdir(parents=True)
+    (environments / f"{env}.md").write_text(
+        f'---\ntitle: {env}\nkind: baremetal\nfacts:\n  disk: "synthetic"\n---\nSynthetic.\n', encoding="utf-8"
+    )
+    folder = out / "content" / "reports" / "one-file"
+    (folder / "raw" / env).mkdir(parents=True)
+    (folder / "index.md").write_text(
+        f"---\ntitle: one file\ndate: 2026-01-01\nbaseline: {env}\nenvironments: [{env}]\n---\nSynthetic.\n",
+        encoding="utf-8",
+    )
+    path = folder / "raw" / env / "session.txt"
+    with path.open("wb") as file:
+        for piece in one_file_transcript(root, runs):
+            file.write(piece)
+    return path
+
+
 class Measured(NamedTuple):
     seconds: float
     code: int  # exit code
