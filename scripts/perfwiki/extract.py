@@ -14,7 +14,7 @@ from collections.abc import Collection
 from dataclasses import dataclass, field
 
 from . import lazyre, manual, tools
-from .decode import decode
+from .decode import binary_at, decode
 from .model import Problem, Run, Source, sha256_hex, slug
 from .segments import Segment, physical_lines, split
 from .tools.base import Tool, ToolReport
@@ -106,6 +106,11 @@ def extract_text(text: str, source: Source) -> Extracted:
     """Runs and problems of one decoded raw file; `source` names the file, its sha256 and redaction."""
     out = Extracted()
     path = source.path
+    nul = binary_at(text)
+    if nul is not None:  # publishing asks decode.refused() the same question of the file on disk
+        line = text.count("\n", 0, nul) + 1
+        out.problems.append(Problem(path, line, f"binary file (a NUL byte, character {nul + 1}): refused, not published"))
+        return out
     if path.replace("\\", "/").rsplit("/", 1)[-1] in manual.FILE_NAMES:
         out.runs, out.problems = manual.parse(path, text, source.sha256)
     elif fio_logs.is_log(path):

@@ -30,11 +30,12 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from . import aliases, artefacts, cache, claims, compare, content, datafile, exports, naming, progress, tools
 from .cache import Cache
-from .decode import decode
+from .decode import binary_at, decode, refused
 from .extract import assign_ids, extract, extract_text
 from .files import link_or_copy, recover, swap_in, write_atomically, write_files
-from .model import Problem, Run, Source, published_path, sha256_hex
+from .model import Problem, Run, Source, published_path, sha256_file, sha256_hex
 from .pages import index as index_pages
+from .pages.raw import view as raw_view
 from .pages.report import Report, report_documents
 from .redact import Redactor, Rules, prompt_hosts, rules_from_config
 from .tools.fio import logs as fio_logs
@@ -237,7 +238,7 @@ def extract_file(root: Path, raw_file: RawFile) -> None:
         except UnicodeDecodeError:
             store.save("extract", raw_file.key, _found(extract(raw_file.path, data)))  # reports where
             return
-    if raw_file.redactor.active:
+    if raw_file.redactor.active and binary_at(text) is None:  # a binary file is not published at all
         text = raw_file.redactor.text(text)
         write_atomically(store.path("published", raw_file.key, ""), text.encode("utf-8"))
     store.save("extract", raw_file.key, _found(extract_text(text, source)))
@@ -304,9 +305,10 @@ def build_report(root: Path, job: ReportJob) -> ReportOutcome:
         for error in tools.validate(run):
             problems.append(Problem(run.source.path, run.source.line_start, f"invalid run {run.id}: {error}"))
     documents = report_documents(report)
+    data = _raw_views(root, job, report.runs, documents.document["raw_files"])
     if log_files:  # no page of their own, but `perfwiki status` knows them as ingested
         documents.document["logs"] = log_files
-    data = {
+    data |= {
         datafile.name(f"reports/{job.slug}"): datafile.dump(documents.document),
         datafile.name(f"views/{job.slug}"): datafile.dump(documents.views),
     }
@@ -348,6 +350,35 @@ def build_report(root: Path, job: ReportJob) -> ReportOutcome:
     outcome = ReportOutcome(job.slug, len(report.runs), problems)
     store.save("reports", job.key, outcome)
     return outcome
+
+
+def _raw_views(root: Path, job: ReportJob, runs: list[Run], entries: list[dict[str, Any]]) -> dict[str, str]:
+    """The capped views of the report's large raw files (pages/raw.py), as data/ documents; each
+    such file's entry in `raw_files` names its view, and a redacted file's the sha256 of what is published."""
+    by_path = {raw_file.path: raw_file for raw_file in job.raw_files}
+    cited: dict[str, list[tuple[int, int]]] = {}
+    for run in runs:
+        lines = cited.setdefault(run.source.path, [])
+        lines.append((run.source.line_start, run.source.line_end))
+        lines.extend((check["line"], check["line"]) for check in run.checks if check.get("line"))
+    documents = {}
+    for number, entry in enumerate(entries):
+        raw_file = by_path.get(entry["source"])
+        if raw_file is None:
+            continue
+        published = (
+            Cache(root).path("published", raw_file.key, "") if raw_file.redactor.active else root / raw_file.path
+        )
+        if not published.is_file():
+            continue
+        if raw_file.redactor.active:  # the download is the redacted text: its own sha256 is the one to check
+            entry["published_sha256"] = sha256_file(published)
+        view = raw_view(os.fspath(published), cited.get(raw_file.path, []))
+        if view is not None:
+            name = f"raw-views/{job.slug}/{number}"
+            entry["view"] = name
+            documents[datafile.name(name)] = datafile.dump(view)
+    return documents
 
 
 def extract_files(root: Path, raw_files: list[RawFile]) -> None:
@@ -558,6 +589,8 @@ def _publish_raw_files(root: Path, job: ReportJob) -> None:
                 continue
         else:
             source = os.path.join(root, raw_file.path)
+            if refused(source):  # binary or undecodable: extraction said so at its path
+                continue
         target = f"{job.staging['raw']}/{raw_file.published.removeprefix('reports/')}"
         folder = os.path.dirname(target)
         if folder not in made:
