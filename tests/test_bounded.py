@@ -58,7 +58,7 @@ def test_a_binary_file_is_refused_at_its_path_and_not_published(capped_site):
     folder = f"content/reports/{REPORT}/raw/{ENV}"
     problems = (capped_site / "ingest.err").read_text(encoding="utf-8").splitlines()
     nul = len(FIO.read_text(encoding="utf-8")) + 1
-    assert f"{folder}/crashed.txt:70: binary file (a NUL byte, character {nul}): refused, not published" in problems
+    assert f"{folder}/crashed.txt:70: binary file (NUL bytes from character {nul}): refused, not published" in problems
     assert f"{folder}/screenshot.png:1: not valid UTF-8 (byte 0): invalid start byte" in problems
     for name in ("crashed.txt", "screenshot.png"):
         assert not (capped_site / "site" / "static" / folder.removeprefix("content/") / name).exists()
@@ -67,7 +67,11 @@ def test_a_binary_file_is_refused_at_its_path_and_not_published(capped_site):
 
 def test_refused_tells_binary_and_undecodable_files_from_text(tmp_path):
     cases = {
-        "nul.txt": (FIO.read_bytes() + b"\x00tail\n", True),
+        "nul.txt": (FIO.read_bytes() + bytes(4096) + b"tail\n", True),
+        # A serial console's junk (a NUL or two) in text stays text.
+        "junk.txt": (FIO.read_bytes() + b"\x00\x01\x02 \x7f garbage \x00\n", False),
+        # A run of NULs across the 1 MiB pieces refused() reads.
+        "zeros.txt": (b"a" * ((1 << 20) - 4) + bytes(8) + b"\n", True),
         "latin1.txt": ("fio --name=x\n\ncaf\xe9 au lait\n".encode("latin-1"), True),
         "utf16.txt": (("\ufeff" + FIO.read_text(encoding="utf-8")).encode("utf-16-le"), False),
         # A multi-byte character across the 1 MiB chunks refused() reads: still valid UTF-8.
@@ -78,7 +82,10 @@ def test_refused_tells_binary_and_undecodable_files_from_text(tmp_path):
         (tmp_path / name).write_bytes(data)
         assert refused(str(tmp_path / name)) is binary, name
     (problem,) = extract("nul.txt", cases["nul.txt"][0]).problems
-    assert (problem.line, problem.message) == (70, f"binary file (a NUL byte, character {len(FIO.read_text()) + 1}): refused, not published")
+    assert (problem.line, problem.message) == (
+        70,
+        f"binary file (NUL bytes from character {len(FIO.read_text()) + 1}): refused, not published",
+    )
 
 
 def _raw_page(site: Path) -> str:

@@ -68,7 +68,18 @@ class Cache:
             return None
 
     def save(self, kind: str, name: str, value: Any) -> None:
-        write_atomically(self.path(kind, name, ".pickle"), pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
+        """The entry written beside its place and renamed over it (as write_atomically), pickled straight
+        into the file: pickle.dumps held a second copy of a report's files, a fifth of a large build's peak."""
+        target = self.path(kind, name, ".pickle")
+        temporary = target.with_name(f".{target.name}.{os.getpid()}.partial")
+        target.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            with temporary.open("wb") as file:
+                pickle.dump(value, file, protocol=pickle.HIGHEST_PROTOCOL)
+            os.replace(temporary, target)
+        except BaseException:
+            temporary.unlink(missing_ok=True)
+            raise
 
     def prune(self) -> None:
         """Drop every entry this ingest did not use, so the cache tracks the content."""

@@ -60,11 +60,22 @@ def _decode_bytes(data: bytes) -> str:
 _CHUNK = 1 << 20
 
 
+# What tells a binary file (an image, a core dump, a tarball saved under raw/, a log a crash left
+# as blocks of zeros) from text with a little junk in it: a run of NULs no text has, or NULs in
+# more than 1 % of it. A serial console's line of control-character junk has a NUL or two
+# (tests/test_encodings.py), and is still read.
+_NUL_RUN = "\x00" * 8
+_NUL_SHARE = 100
+
+
 def binary_at(text: str) -> int | None:
-    """The offset of the first NUL in decoded text, or None: text output never holds one, so a file
-    that does (an image, a core dump, a tarball saved under raw/) is binary and is not published."""
-    offset = text.find("\x00")
-    return None if offset < 0 else offset
+    """Where decoded text shows itself binary (the first NUL of its first run of them, or its first
+    NUL when NULs are more than 1 % of it), or None."""
+    offset = text.find(_NUL_RUN)
+    if offset >= 0:
+        return offset
+    nuls = text.count("\x00")
+    return text.find("\x00") if nuls and nuls * _NUL_SHARE > len(text) else None
 
 
 def refused(path: str) -> bool:
@@ -80,15 +91,18 @@ def refused(path: str) -> bool:
             except UnicodeDecodeError:
                 return True
         utf8 = codecs.getincrementaldecoder("utf-8")()
-        chunk = head
+        chunk, nuls, size, tail = head, 0, 0, b""
         try:
             while chunk:
-                if 0 in chunk:
-                    return True
-                utf8.decode(chunk)
+                if 0 in chunk:  # as binary_at(), over bytes: a NUL is one byte in UTF-8, and one character
+                    if _NUL_RUN.encode() in tail + chunk:
+                        return True
+                    nuls += chunk.count(0)
+                size += len(utf8.decode(chunk))
+                tail = chunk[-len(_NUL_RUN) :]
                 chunk = file.read(_CHUNK)
             utf8.decode(b"", final=True)
-            return False
+            return nuls * _NUL_SHARE > size
         except UnicodeDecodeError:
             pass  # not UTF-8: GB18030 perhaps, which only decode() as a whole can tell
         file.seek(0)

@@ -109,7 +109,9 @@ def extract_text(text: str, source: Source) -> Extracted:
     nul = binary_at(text)
     if nul is not None:  # publishing asks decode.refused() the same question of the file on disk
         line = text.count("\n", 0, nul) + 1
-        out.problems.append(Problem(path, line, f"binary file (a NUL byte, character {nul + 1}): refused, not published"))
+        out.problems.append(
+            Problem(path, line, f"binary file (NUL bytes from character {nul + 1}): refused, not published")
+        )
         return out
     if path.replace("\\", "/").rsplit("/", 1)[-1] in manual.FILE_NAMES:
         out.runs, out.problems = manual.parse(path, text, source.sha256)
