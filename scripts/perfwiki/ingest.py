@@ -36,7 +36,7 @@ from .files import link_or_copy, recover, swap_in, write_atomically, write_files
 from .model import Problem, Run, Source, published_path, sha256_file, sha256_hex
 from .pages import index as index_pages
 from .pages.raw import view as raw_view
-from .pages.report import Report, report_documents
+from .pages.report import Report, report_documents, run_documents
 from .redact import Redactor, Rules, prompt_hosts, rules_from_config
 from .tools.fio import logs as fio_logs
 
@@ -304,7 +304,7 @@ def build_report(root: Path, job: ReportJob) -> ReportOutcome:
     for run in report.runs:
         for error in tools.validate(run):
             problems.append(Problem(run.source.path, run.source.line_start, f"invalid run {run.id}: {error}"))
-    documents = report_documents(report)
+    documents = report_documents(report, with_runs=False)
     # Bytes from the start, each run's documents dropped once encoded: a report's files are most of
     # what its build holds, and a text copy beside the bytes, or every run's page document beside
     # its encoding, was half of the peak memory of a 10,000-run file.
@@ -317,8 +317,8 @@ def build_report(root: Path, job: ReportJob) -> ReportOutcome:
     data[datafile.name(f"reports/{job.slug}")] = datafile.dump(documents.document).encode("utf-8")
     data[datafile.name(f"views/{job.slug}")] = datafile.dump(documents.views).encode("utf-8")
     documents.views = {}
-    for run_id in list(documents.runs):
-        data[datafile.name(f"runs/{job.slug}/{run_id}")] = datafile.dump(documents.runs.pop(run_id)).encode("utf-8")
+    for run_id, page in run_documents(report, documents.document):
+        data[datafile.name(f"runs/{job.slug}/{run_id}")] = datafile.dump(page).encode("utf-8")
     run_texts = {run.id: exports.run_json(run) for run in report.runs}
     # The report's exports, published beside its page and its raw files (site/static/reports/<slug>/).
     title = str(report.front_matter.get("title") or "")

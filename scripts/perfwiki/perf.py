@@ -104,11 +104,11 @@ def one_file_transcript(root: Path, runs: int) -> Iterator[bytes]:
     numbered so that every run has a name of its own, as a long benchmark session's would; in pieces."""
     text = (root / ONE_FILE_SOURCE).read_text(encoding="utf-8")
     names = sorted(set(re.findall(r"--name=(\S+)", text)), key=len, reverse=True)
-    per_copy = len(names)
-    for copy in range(-(-runs // per_copy)):
-        piece = re.sub("|".join(map(re.escape, names)), lambda name: f"{name.group(0)}-{copy}", text)
-        piece = re.sub(r"^# (.+)$", lambda label: f"# {label.group(1)} ({copy})", piece, flags=re.M)
-        yield piece.encode("utf-8")
+    mark = "\x00copy\x00"  # where each copy's number goes: in every job name and label
+    template = re.sub("|".join(map(re.escape, names)), lambda name: name.group(0) + "-" + mark, text)
+    template = re.sub(r"^(# .+)$", lambda label: f"{label.group(1)} ({mark})", template, flags=re.M)
+    for copy in range(-(-runs // len(names))):
+        yield template.replace(mark, str(copy)).encode("utf-8")
 
 
 def one_file_site(root: Path, out: Path, runs: int) -> Path:
