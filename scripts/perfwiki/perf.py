@@ -6,7 +6,9 @@ The synthetic wiki replicates the shipped raw files (seed runs and captured runs
 peak memory), and the same build as hugo.toml's segments side by side; the sizes of
 data/ and public/ per run; the search index; the largest report page and the time to
 its first drawn chart in headless Chromium; and, apart from the wiki, `perfwiki parse`
-against json.load of the same runs, and its start-up. One figure per line:
+against json.load of the same runs, its start-up, and the peak memory of ingesting one raw
+file of `--one-file-runs` fio runs (10,000 by default; the bound is 1 GiB at 100,000). One
+figure per line:
 
     ingest_cold_s 17.93
 """
@@ -133,6 +135,20 @@ def one_file_site(root: Path, out: Path, runs: int) -> Path:
         for piece in one_file_transcript(root, runs):
             file.write(piece)
     return path
+
+
+def one_file_figures(root: Path, out: Path, runs: int, perfwiki: list[str]) -> dict[str, float]:
+    """Peak memory and time of a cold ingest of one raw file of `runs` fio runs (its workers included)."""
+    out.mkdir(parents=True)
+    one_file_site(root, out, runs)
+    os.sync()
+    run = measured(perfwiki + ["ingest", "--root", str(out)], out)
+    print(f"# one file of {runs} runs: peak RSS {run.peak_kib / 1024:.0f} MiB", file=sys.stderr)
+    return {
+        "one_file_ingest_s": run.seconds,
+        "one_file_peak_rss_mib": run.peak_kib / 1024,
+        "one_file_peak_rss_kib_per_run": run.peak_kib / runs,
+    }
 
 
 class Measured(NamedTuple):
@@ -307,6 +323,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--reports", type=int, help="default: one per 200 runs")
     parser.add_argument("--hugo", required=True, help="the pinned Hugo binary")
     parser.add_argument("--keep", help="build the synthetic wiki here and keep it (default: a temporary folder)")
+    parser.add_argument(
+        "--one-file-runs",
+        type=int,
+        default=10_000,
+        help="runs in the one raw file whose ingest's peak memory is measured (0: not measured); "
+        "10,000 by default to keep `make perf` short, the bound is for 100,000",
+    )
     args = parser.parse_args(argv)
     environments = args.environments or max(1, args.runs // 50)
     reports = args.reports or max(1, args.runs // 200)
@@ -363,6 +386,8 @@ def main(argv: list[str] | None = None) -> int:
             "parse_vs_json_load": parse_versus_json(perfwiki, root, Path(work)),
             "parse_start_up_s": start_up_seconds(root, Path(work)),
         }
+        if args.one_file_runs:
+            figures.update(one_file_figures(root, Path(work) / "one-file", args.one_file_runs, perfwiki))
         for name, value in figures.items():
             print(f"{name} {'n/a' if value is None else f'{value:.2f}'}")
     return 0
