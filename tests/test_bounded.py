@@ -175,3 +175,14 @@ def test_the_one_file_transcript_is_real_fio_output_with_a_name_a_run(tmp_path):
     found = extract("session.txt", data)
     assert found.problems == [] and len(found.runs) == 20
     assert len({run.params.get("name") or run.label for run in found.runs}) == 20
+
+
+def test_past_the_cited_budget_a_run_keeps_the_line_its_source_link_lands_on():
+    # 3,000 runs of 33 lines, every line of the file cited: the first runs whole, then one line each.
+    runs = [(2 + 35 * n, 34 + 35 * n) for n in range(3000)]
+    shown = raw.ranges(runs, context=1, budget=350)
+    lines = {n for first, last in shown for n in range(first, last + 1)}
+    assert {a for a, _ in runs} <= lines  # every anchor (#L<line_start>) is there
+    assert set(range(runs[9][0] - 1, runs[9][1] + 2)) <= lines  # the tenth run whole: 10 x 35 = 350
+    assert runs[10][1] not in lines
+    assert len(lines) <= raw.RAW_VIEW_HEAD_LINES + 350 + 35 + len(runs)

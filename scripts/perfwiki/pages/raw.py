@@ -24,12 +24,28 @@ RAW_VIEW_MAX_LINES = 2_000
 # commands), and lines around each cited range, so a run's label and prompt stay in view.
 RAW_VIEW_HEAD_LINES = 200
 RAW_VIEW_CONTEXT_LINES = 3
+# When every line is a run's (a session of thousands of runs), the cited lines are the file: past
+# this many, in file order, a run keeps only its first line, which its page's source link lands on
+# (#L<n>) beside a gap to the download. 10,000 lines is some 300 fio runs as text, a page of about
+# 2.5 MB; a 100,000-run file's page is then that and a line a run, not the whole 200 MB.
+RAW_VIEW_MAX_CITED_LINES = 10_000
 
 
-def ranges(cited: Iterable[tuple[int, int]], context: int = RAW_VIEW_CONTEXT_LINES) -> list[tuple[int, int]]:
+def ranges(
+    cited: Iterable[tuple[int, int]],
+    context: int = RAW_VIEW_CONTEXT_LINES,
+    budget: int = RAW_VIEW_MAX_CITED_LINES,
+) -> list[tuple[int, int]]:
     """The lines to show (first, last; 1-based, inclusive), merged and in order: the head and each
-    cited range widened by `context`."""
-    wanted = sorted([(1, RAW_VIEW_HEAD_LINES)] + [(max(1, a - context), b + context) for a, b in cited])
+    cited range widened by `context`, the first `budget` lines of them; after those, each range's first line."""
+    wanted = [(1, RAW_VIEW_HEAD_LINES)]
+    for a, b in sorted(cited):
+        if budget > 0:
+            wanted.append((max(1, a - context), b + context))
+            budget -= b - a + 1 + 2 * context
+        else:
+            wanted.append((a, a))
+    wanted.sort()
     merged: list[tuple[int, int]] = []
     for first, last in wanted:
         if merged and first <= merged[-1][1] + 1:
