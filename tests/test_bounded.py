@@ -27,12 +27,16 @@ ENV = "build-vm-vda"  # an example environment
 def large_transcript(copies: int = 60) -> bytes:
     """Real fio runs, then real uncited output repeated past both caps, then the fio runs again, deep in the file."""
     fio, uncited = FIO.read_bytes(), UNCITED.read_bytes()
-    return fio + b"\n" + uncited * copies + b"\n" + fio.replace(b"randread-", b"deep-randread-")
+    copied = b"alice@db7:~$ scp results.txt alice@10.20.30.40:/srv/results/\n"  # an address redaction hides
+    return fio + b"\n" + uncited * copies + copied + b"\n" + fio.replace(b"randread-", b"deep-randread-")
 
 
 @pytest.fixture(scope="module")
 def capped_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     site = copy_site_sources(tmp_path_factory.mktemp("bounded"))
+    # Redacted, so that the download (and so its sha256) differs from the file in content/.
+    with (site / "hugo.toml").open("a", encoding="utf-8") as config:
+        config.write("\n[params.perfwiki.redact]\nipv4 = true\n")
     folder = site / "content" / "reports" / REPORT
     (folder / "raw" / ENV).mkdir(parents=True)
     (folder / "index.md").write_text(
@@ -132,9 +136,12 @@ def test_run_pages_source_links_land_on_lines_the_capped_page_shows(capped_site)
 def test_the_download_is_the_whole_file_with_the_sha256_the_page_shows(capped_site):
     page = _raw_page(capped_site)
     shown = re.search(r'class="raw-sha256">([0-9a-f]{64})<', page).group(1)
-    published = capped_site / "site" / "static" / "reports" / REPORT / "raw" / ENV / "session.txt"
-    assert published.read_bytes() == large_transcript()
-    assert hashlib.sha256(published.read_bytes()).hexdigest() == shown
+    published = (capped_site / "site" / "static" / "reports" / REPORT / "raw" / ENV / "session.txt").read_bytes()
+    original = large_transcript()
+    # The whole file, as redaction rewrote its one address, and not the file in content/.
+    assert published.count(b"\n") == original.count(b"\n") and b"10.20.30.40" not in published
+    assert published.replace(b"192.0.2.1", b"10.20.30.40") == original
+    assert hashlib.sha256(published).hexdigest() == shown != hashlib.sha256(original).hexdigest()
 
 
 def test_a_small_raw_file_is_shown_whole(tmp_path):
