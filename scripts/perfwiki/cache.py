@@ -9,11 +9,13 @@ that fails to load is treated as missing.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import pickle
 import shutil
 import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -63,9 +65,36 @@ class Cache:
         path = self.path(kind, name, ".pickle")
         try:
             with path.open("rb") as file:
-                return pickle.load(file)  # noqa: S301 - our own files, written by save()
+                value = pickle.load(file)  # noqa: S301 - our own files, written by save() or files()
+                return _merged(file) if isinstance(value, str) and value == _FILES_IN_PIECES else value
         except (OSError, EOFError, pickle.UnpicklingError, AttributeError, ImportError):
             return None
+
+    @contextlib.contextmanager
+    def files(self, kind: str, name: str) -> Iterator[Callable[[str, dict[str, bytes]], None]]:
+        """An entry of files ({tree: {path: bytes}}, as load() returns it) written a piece at a time:
+        yields put(tree, files), which appends them; the entry is in place when the block ends.
+
+        A report's files are the larger part of what building it holds; in pieces, a file of
+        100,000 runs never has them all in memory at once.
+        """
+        target = self.path(kind, name, ".pickle")
+        temporary = target.with_name(f".{target.name}.{os.getpid()}.partial")
+        target.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            with temporary.open("wb") as file:
+                pickler = pickle.Pickler(file, protocol=pickle.HIGHEST_PROTOCOL)
+                pickler.dump(_FILES_IN_PIECES)
+
+                def put(tree: str, files: dict[str, bytes]) -> None:
+                    pickler.dump((tree, files))
+                    pickler.clear_memo()  # or the pickler keeps every piece alive
+
+                yield put
+            os.replace(temporary, target)
+        except BaseException:
+            temporary.unlink(missing_ok=True)
+            raise
 
     def save(self, kind: str, name: str, value: Any) -> None:
         """The entry written beside its place and renamed over it (as write_atomically), pickled straight
@@ -90,6 +119,20 @@ class Cache:
             for entry in os.scandir(kind.path) if kind.is_dir() else []:
                 if entry.path not in self.used:
                     shutil.rmtree(entry.path) if entry.is_dir(follow_symlinks=False) else os.unlink(entry.path)
+
+
+# The first object of an entry that files() wrote: (tree, files) pieces follow it to the end.
+_FILES_IN_PIECES = "perfwiki files in pieces v1"
+
+
+def _merged(file: Any) -> dict[str, dict[str, bytes]]:
+    merged: dict[str, dict[str, bytes]] = {}
+    while True:
+        try:
+            tree, files = pickle.load(file)  # noqa: S301 - ours
+        except EOFError:
+            return merged
+        merged.setdefault(tree, {}).update(files)
 
 
 class FileDigests:

@@ -305,46 +305,39 @@ def build_report(root: Path, job: ReportJob) -> ReportOutcome:
         for error in tools.validate(run):
             problems.append(Problem(run.source.path, run.source.line_start, f"invalid run {run.id}: {error}"))
     documents = report_documents(report, with_runs=False)
-    # Bytes from the start, each run's documents dropped once encoded: a report's files are most of
-    # what its build holds, and a text copy beside the bytes, or every run's page document beside
-    # its encoding, was half of the peak memory of a 10,000-run file.
-    data = {
-        name: text.encode("utf-8")
-        for name, text in _raw_views(root, job, report.runs, documents.document["raw_files"]).items()
-    }
     if log_files:  # no page of their own, but `perfwiki status` knows them as ingested
         documents.document["logs"] = log_files
-    data[datafile.name(f"reports/{job.slug}")] = datafile.dump(documents.document).encode("utf-8")
-    data[datafile.name(f"views/{job.slug}")] = datafile.dump(documents.views).encode("utf-8")
-    documents.views = {}
-    for run_id, page in run_documents(report, documents.document):
-        data[datafile.name(f"runs/{job.slug}/{run_id}")] = datafile.dump(page).encode("utf-8")
-    run_texts = {run.id: exports.run_json(run) for run in report.runs}
-    # The report's exports, published beside its page and its raw files (site/static/reports/<slug>/).
-    title = str(report.front_matter.get("title") or "")
-    baseline = documents.document["baseline"]
-    raw = {
-        f"{job.slug}/index.json": exports.report_json(
-            job.slug, title, baseline, report.environments, report.comparisons, run_texts
-        ).encode("utf-8"),
-        f"{job.slug}/index.csv": exports.comparisons_csv(job.slug, report.comparisons).encode("utf-8"),
-    }
-    runs: dict[str, bytes] = {}
-    for run in report.runs:
-        runs[f"{job.slug}/{run.id}/index.csv"] = exports.run_csv(run).encode("utf-8")
-        runs[f"{job.slug}/{run.id}/index.json"] = run_texts.pop(run.id).encode("utf-8")
-    # The exports at the report's former addresses too: a static host cannot redirect a download,
-    # and two small files are cheap. Their run page addresses are relative (../../runs/<slug>/...),
-    # so from there they still lead to the runs.
-    for before in job.former_slugs:
-        raw[f"{before}/index.json"] = raw[f"{job.slug}/index.json"]
-        raw[f"{before}/index.csv"] = raw[f"{job.slug}/index.csv"]
-    files: Files = {"data": data, "runs": runs, "raw": raw}
+    views = _raw_views(root, job, report.runs, documents.document["raw_files"])
+    # The report's files go into staging and into its cache entry as they are made, a few hundred
+    # runs' at a time, as bytes, and are then let go: held whole (and as text beside the bytes) they
+    # were most of the memory a report of 10,000 runs took to build (1,085 MB peak).
+    with store.files("files", job.key) as put, _Spool(put, job.staging) as spool:
+        for name, text in views.items():
+            spool.add("data", name, text)
+        spool.add("data", datafile.name(f"reports/{job.slug}"), datafile.dump(documents.document))
+        spool.add("data", datafile.name(f"views/{job.slug}"), datafile.dump(documents.views))
+        documents.views = {}
+        for run_id, page in run_documents(report, documents.document):
+            spool.add("data", datafile.name(f"runs/{job.slug}/{run_id}"), datafile.dump(page))
+        # The report's exports, published beside its page and its raw files (site/static/reports/<slug>/),
+        # the JSON one with every run's JSON, made once a run for both.
+        title = str(report.front_matter.get("title") or "")
+        baseline = documents.document["baseline"]
+        export = exports.report_json_pieces(
+            job.slug, title, baseline, report.environments, report.comparisons, _run_texts(report.runs, spool, job)
+        )
+        raw = {
+            "index.json": b"".join([piece.encode("utf-8") for piece in export]),
+            "index.csv": exports.comparisons_csv(job.slug, report.comparisons).encode("utf-8"),
+        }
+        # The exports at the report's former addresses too: a static host cannot redirect a download,
+        # and two small files are cheap. Their run page addresses are relative (../../runs/<slug>/...),
+        # so from there they still lead to the runs.
+        for folder in [job.slug, *job.former_slugs]:
+            for name, data in raw.items():
+                spool.add("raw", f"{folder}/{name}", data)
     if job.staging is not None:
-        for tree, staging in job.staging.items():
-            write_files(staging, files[tree])
         _publish_raw_files(root, job)
-    store.save("files", job.key, files)
     store.save(
         "shares",
         job.key,
@@ -355,6 +348,49 @@ def build_report(root: Path, job: ReportJob) -> ReportOutcome:
     outcome = ReportOutcome(job.slug, len(report.runs), problems)
     store.save("reports", job.key, outcome)
     return outcome
+
+
+def _run_texts(runs: list[Run], spool: _Spool, job: ReportJob) -> Iterator[tuple[str, str]]:
+    """(id, run_json) of each run, in order, its index.json and index.csv spooled on the way."""
+    for run in runs:
+        text = exports.run_json(run)
+        spool.add("runs", f"{job.slug}/{run.id}/index.csv", exports.run_csv(run))
+        spool.add("runs", f"{job.slug}/{run.id}/index.json", text)
+        yield run.id, text
+
+
+class _Spool:
+    """A report's files on their way out: every SPOOLED of them into staging (when this ingest
+    publishes) and onto the report's cache entry (`put`), then let go."""
+
+    SPOOLED = 1500  # some 500 runs' files: a few MB, and few enough pieces to cost nothing to write
+
+    def __init__(self, put: Callable[[str, dict[str, bytes]], None], staging: dict[str, str] | None) -> None:
+        self.put, self.staging = put, staging
+        self.pending: dict[str, dict[str, bytes]] = {}
+        self.count = 0
+
+    def add(self, tree: str, name: str, data: str | bytes) -> None:
+        self.pending.setdefault(tree, {})[name] = data.encode("utf-8") if isinstance(data, str) else data
+        self.count += 1
+        if self.count >= self.SPOOLED:
+            self.flush()
+
+    def flush(self) -> None:
+        for tree, files in self.pending.items():
+            if self.staging is not None:
+                write_files(self.staging[tree], files)
+            self.put(tree, files)
+        self.pending, self.count = {}, 0
+
+    def __enter__(self) -> _Spool:
+        return self
+
+    def __exit__(self, kind: object, *_: object) -> None:
+        if kind is None:
+            for tree in TREES:  # every tree in the entry, as publish_report reads them, if only empty
+                self.pending.setdefault(tree, {})
+            self.flush()
 
 
 def _raw_views(root: Path, job: ReportJob, runs: list[Run], entries: list[dict[str, Any]]) -> dict[str, str]:
