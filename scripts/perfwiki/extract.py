@@ -144,12 +144,14 @@ def _extract_transcript(text: str, source: Source, out: Extracted) -> None:
     if bench_line:  # written by `perfwiki bench`: every run can be reproduced with that line
         for run in out.runs:
             run.reproduce = bench_line.group(1)
+    del segments, loose  # parsed: what the checks below read is each line's text, not its Line
     if lines and lines[-1].number != len(lines):  # by line number: unwrapped lines leave gaps
         raw_lines = [""] * lines[-1].number
         for line in lines:
             raw_lines[line.number - 1] = line.text
     else:  # numbered 1 to n, as nearly every file is
         raw_lines = [line.text for line in lines]
+    del lines
     for run in out.runs:
         findings = tools.get(run.tool).check(run, raw_lines)
         run.checks = [finding.to_dict() for finding in findings]

@@ -238,9 +238,11 @@ def extract_file(root: Path, raw_file: RawFile) -> None:
         except UnicodeDecodeError:
             store.save("extract", raw_file.key, _found(extract(raw_file.path, data)))  # reports where
             return
+        del data  # the text is what is parsed: a 200 MB file need not be held twice
     if raw_file.redactor.active and binary_at(text) is None:  # a binary file is not published at all
         text = raw_file.redactor.text(text)
         write_atomically(store.path("published", raw_file.key, ""), text.encode("utf-8"))
+    raw_file.text = None  # (a worker's copy) parsed below, and held no longer than that
     store.save("extract", raw_file.key, _found(extract_text(text, source)))
 
 
