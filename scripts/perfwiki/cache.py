@@ -65,18 +65,19 @@ class Cache:
         path = self.path(kind, name, ".pickle")
         try:
             with path.open("rb") as file:
-                value = pickle.load(file)  # noqa: S301 - our own files, written by save() or files()
-                return _merged(file) if isinstance(value, str) and value == _FILES_IN_PIECES else value
+                value = pickle.load(file)  # noqa: S301 - our own files, written by save() or pieces()
+                return _merged(file) if isinstance(value, str) and value == _IN_PIECES else value
         except (OSError, EOFError, pickle.UnpicklingError, AttributeError, ImportError):
             return None
 
     @contextlib.contextmanager
-    def files(self, kind: str, name: str) -> Iterator[Callable[[str, dict[str, bytes]], None]]:
-        """An entry of files ({tree: {path: bytes}}, as load() returns it) written a piece at a time:
-        yields put(tree, files), which appends them; the entry is in place when the block ends.
+    def pieces(self, kind: str, name: str) -> Iterator[Callable[[str, Any], None]]:
+        """An entry written a piece at a time: yields put(key, value); load() returns the mapping of
+        every key to its pieces, lists joined and mappings merged in the order put. The entry is in
+        place when the block ends.
 
-        A report's files are the larger part of what building it holds; in pieces, a file of
-        100,000 runs never has them all in memory at once.
+        A report's files ({tree: {path: bytes}}) and a raw file's runs are the larger part of what
+        building them holds; in pieces, a file of 100,000 runs never has them all in memory at once.
         """
         target = self.path(kind, name, ".pickle")
         temporary = target.with_name(f".{target.name}.{os.getpid()}.partial")
@@ -84,10 +85,10 @@ class Cache:
         try:
             with temporary.open("wb") as file:
                 pickler = pickle.Pickler(file, protocol=pickle.HIGHEST_PROTOCOL)
-                pickler.dump(_FILES_IN_PIECES)
+                pickler.dump(_IN_PIECES)
 
-                def put(tree: str, files: dict[str, bytes]) -> None:
-                    pickler.dump((tree, files))
+                def put(key: str, value: Any) -> None:
+                    pickler.dump((key, value))
                     pickler.clear_memo()  # or the pickler keeps every piece alive
 
                 yield put
@@ -121,18 +122,23 @@ class Cache:
                     shutil.rmtree(entry.path) if entry.is_dir(follow_symlinks=False) else os.unlink(entry.path)
 
 
-# The first object of an entry that files() wrote: (tree, files) pieces follow it to the end.
-_FILES_IN_PIECES = "perfwiki files in pieces v1"
+# The first object of an entry that pieces() wrote: (key, value) pieces follow it to the end.
+_IN_PIECES = "perfwiki entry in pieces v1"
 
 
-def _merged(file: Any) -> dict[str, dict[str, bytes]]:
-    merged: dict[str, dict[str, bytes]] = {}
+def _merged(file: Any) -> dict[str, Any]:
+    merged: dict[str, Any] = {}
     while True:
         try:
-            tree, files = pickle.load(file)  # noqa: S301 - ours
+            key, value = pickle.load(file)  # noqa: S301 - ours
         except EOFError:
             return merged
-        merged.setdefault(tree, {}).update(files)
+        if isinstance(value, list):
+            merged.setdefault(key, []).extend(value)
+        elif isinstance(value, dict):
+            merged.setdefault(key, {}).update(value)
+        else:
+            merged[key] = value
 
 
 class FileDigests:

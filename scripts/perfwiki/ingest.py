@@ -243,7 +243,13 @@ def extract_file(root: Path, raw_file: RawFile) -> None:
         text = raw_file.redactor.text(text)
         write_atomically(store.path("published", raw_file.key, ""), text.encode("utf-8"))
     raw_file.text = None  # (a worker's copy) parsed below, and held no longer than that
-    store.save("extract", raw_file.key, _found(extract_text(text, source)))
+    # The runs onto the cache entry as they are parsed, a few hundred at a time: a file of 100,000
+    # runs held them all (some 15 KB each) until the end.
+    with store.pieces("extract", raw_file.key) as put:
+        put("runs", [])
+        found = extract_text(text, source, sink=lambda runs: put("runs", runs))
+        put("problems", found.problems)
+        put("log", found.log)
 
 
 def _found(extracted: Any) -> tuple[list[Any], list[Problem], Any]:
@@ -273,7 +279,10 @@ def build_report(root: Path, job: ReportJob) -> ReportOutcome:
         if found is None:  # removed under us or unreadable: parse again
             extract_file(root, raw_file)
             found = store.load("extract", raw_file.key)
-        runs, file_problems, log = found
+        # Written in pieces (extract_file), or whole for a file that could not be decoded.
+        runs, file_problems, log = (
+            (found["runs"], found["problems"], found["log"]) if isinstance(found, dict) else found
+        )
         for run in runs:
             run.environment = raw_file.environment
         report.runs.extend(runs)
@@ -313,7 +322,7 @@ def build_report(root: Path, job: ReportJob) -> ReportOutcome:
     # The report's files go into staging and into its cache entry as they are made, a few hundred
     # runs' at a time, as bytes, and are then let go: held whole (and as text beside the bytes) they
     # were most of the memory a report of 10,000 runs took to build (1,085 MB peak).
-    with store.files("files", job.key) as put, _Spool(put, job.staging) as spool:
+    with store.pieces("files", job.key) as put, _Spool(put, job.staging) as spool:
         for name, text in views.items():
             spool.add("data", name, text)
         spool.add("data", datafile.name(f"reports/{job.slug}"), datafile.dump(documents.document))
