@@ -193,3 +193,21 @@ def test_past_the_cited_budget_a_run_keeps_the_line_its_source_link_lands_on():
     assert set(range(runs[9][0] - 1, runs[9][1] + 2)) <= lines  # the tenth run whole: 10 x 35 = 350
     assert runs[10][1] not in lines
     assert len(lines) <= raw.RAW_VIEW_HEAD_LINES + 350 + 35 + len(runs)
+
+
+def test_extraction_hands_runs_on_in_batches_and_keeps_none():
+    """What keeps a large file's extraction bounded by its text rather than by its runs: finished runs
+    leave in batches of SINK_BATCH, checked and fingerprinted, and the result holds none of them."""
+    from perfwiki.extract import SINK_BATCH, extract_text
+    from perfwiki.model import Source
+
+    data = b"".join(perf.one_file_transcript(ROOT, 1201))  # 601 copies of two runs
+    batches = []
+    found = extract_text(data.decode("utf-8"), Source("session.txt", 1, 1, "0" * 64), sink=batches.append)
+    assert found.runs == [] and found.problems == [] and found.count == 1202
+    assert [len(batch) for batch in batches] == [SINK_BATCH, SINK_BATCH, 1202 - 2 * SINK_BATCH]
+    runs = [run for batch in batches for run in batch]
+    assert all(run.fingerprints and run.checks is not None for run in runs)
+    # The same runs, in the same order, as extraction without a sink keeps them.
+    kept = extract_text(data.decode("utf-8"), Source("session.txt", 1, 1, "0" * 64)).runs
+    assert [run.to_dict() for run in runs] == [run.to_dict() for run in kept]
