@@ -31,7 +31,7 @@ RUNS ?= 10000
 .PHONY: help setup setup-system ingest search-index serve build check proof validate deploy test test-unit test-browser lint perf lock clean
 
 help:
-	@echo "make serve    set up, ingest the example reports and serve the site on http://localhost:$(PORT)/"
+	@echo "make serve    set up, ingest the example reports, serve the site on http://localhost:$(PORT)/ and re-ingest on save"
 	@echo "make test     set up and run every test: unit, site build, html-proofer, browser"
 	@echo "make ingest   content/ -> data/        make build   production build into public/"
 	@echo "make check    build under a sub-path into $(CHECK_DIR)/ and run html-proofer on every page"
@@ -70,21 +70,24 @@ setup-system:
 ingest: setup
 	$(PERFWIKI) ingest
 
-# The search index is built from a throwaway build and served as a static file by the dev server.
+# The development server: serve.toml adds the Pagefind index perfwiki watch rebuilds after each
+# ingest (.serve/, never site/static, so no build publishes it).
+SERVE_FLAGS = --config hugo.toml,serve.toml --renderToMemory --disableFastRender --port $(PORT)
+
+# The index `make serve` serves, built once from a throwaway build (make serve rebuilds it itself).
 search-index: setup ingest
-	rm -rf .search-build site/static/pagefind
-	$(HUGO) --quiet -d .search-build
-	$(VENV)/bin/python -m pagefind_bin --site .search-build --output-path site/static/pagefind --quiet
-	rm -rf .search-build
+	$(VENV)/bin/python -m perfwiki.searchindex --hugo $(HUGO)
 
+# Ingest, serve, and ingest again on every save under content/ (Hugo then reloads the page);
+# Ctrl-C stops both.
 serve: setup
-	-$(PERFWIKI) ingest
-	-$(MAKE) --no-print-directory search-index
-	$(HUGO) server --renderToMemory --disableFastRender --port $(PORT)
+	$(PERFWIKI) watch --hugo $(HUGO) -- $(HUGO) server $(SERVE_FLAGS)
 
+# The search index is made from this build's own pages, into public/pagefind/.
 build: setup ingest
 	rm -rf public
 	$(HUGO) --panicOnWarning --printPathWarnings --minify
+	$(VENV)/bin/python -m pagefind_bin --site public --quiet
 
 # An unminified build under a sub-path, so html-proofer reports real line numbers.
 check: setup ingest
@@ -118,7 +121,6 @@ DEPLOY_TARGET ?=
 DEPLOY_FLAGS ?=
 
 deploy: build
-	$(VENV)/bin/python -m pagefind_bin --site public --quiet
 	$(HUGO) deploy --config $(HUGO_CONFIG) $(if $(DEPLOY_TARGET),--target $(DEPLOY_TARGET)) $(DEPLOY_FLAGS)
 
 # --- tests ---------------------------------------------------------------------

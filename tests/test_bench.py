@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import io
+import os
 import re
 import subprocess
 from pathlib import Path
 
 import pytest
 
-from perfwiki.bench import runner
+from perfwiki.bench import frontmatter, runner
+from perfwiki.content import read_front_matter
 from perfwiki.ingest import load_report
 from perfwiki.tools.fio.options import params_from_command
 from support import copy_site_sources, hugo_binary, perfwiki_command, seed_slices
@@ -189,3 +191,210 @@ def test_a_queue_depth_sweep_on_one_environment_is_drawn_as_a_sweep(tmp_path):
     for line in by_title.values():
         assert line["kind"] == "sweep" and line["labels"] == ["1", "4", "16", "64"]  # in queue-depth order
         assert all(value > 0 for value in line["series"][0]["values"]) and len(line["series"][0]["values"]) == 4
+
+
+# -- the author's files: a suite of one's own, the report and the environment page kept ----------
+
+CUSTOM_SUITE = """\
+# A suite of one's own, in the format of bench/suites/*.yaml.
+description: "memory and cpu, a second each"
+defaults: {runtime: 1}
+steps:
+  - {label: "mbw small", tool: mbw, seconds: "1", command: "mbw -n 2 8"}
+  - {label: "sysbench cpu", tool: sysbench, seconds: "{{ runtime }}", command: "sysbench cpu --time={{ runtime }} run"}
+"""
+HAND_WRITTEN_ENV = """\
+---
+title: The lab box
+kind: baremetal
+# Written by hand: bench must not lose this comment, the title or the rack.
+facts:
+  cpu: "typed by hand, wrong"  # to be corrected only when asked
+  rack: "B7"
+---
+Notes on the lab box.
+"""
+HAND_WRITTEN_REPORT = """\
+---
+title: Memory, by hand
+date: 2026-11-20
+summary: >-
+  Memory bandwidth of the lab box.
+# the order pages show
+environments: []
+tags: [mbw]
+---
+Text the author wrote.
+"""
+
+
+def bench(site: Path, *words: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        perfwiki_command() + ["bench", *words, "--root", str(site)],
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,  # not a terminal: bench may not ask
+        timeout=300,
+    )
+
+
+@pytest.fixture
+def authored_site(tmp_path):
+    from test_scaffold import small_site
+
+    site = small_site(tmp_path / "site")
+    (site / "content" / "environments" / "lab-box.md").write_text(HAND_WRITTEN_ENV, encoding="utf-8")
+    report = site / "content" / "reports" / "mem"
+    report.mkdir()
+    (report / "index.md").write_text(HAND_WRITTEN_REPORT, encoding="utf-8")
+    suite = tmp_path / "my-suite.yaml"
+    suite.write_text(CUSTOM_SUITE, encoding="utf-8")
+    return site, suite
+
+
+def test_a_suite_file_runs_and_the_authors_files_are_added_to_never_rewritten(authored_site):
+    site, suite = authored_site
+    env_page = site / "content" / "environments" / "lab-box.md"
+    index = site / "content" / "reports" / "mem" / "index.md"
+    done = bench(site, "--suite-file", str(suite), "--env", "lab-box", "--report", "mem")
+    assert done.returncode == 0, done.stderr
+    runs = load_report(site, "mem")["runs"]
+    assert [run["tool"] for run in runs] == ["mbw", "sysbench"]
+    assert all(run["reproduce"] == f"perfwiki bench --suite-file {suite} --env lab-box --report mem" for run in runs)
+    assert [path.name[: len("my-suite-")] for path in (index.parent / "raw" / "lab-box").iterdir()] == ["my-suite-"]
+    # The report: the environment added to its list, every other line as the author wrote it.
+    assert index.read_text(encoding="utf-8") == HAND_WRITTEN_REPORT.replace(
+        "environments: []", "environments: [lab-box]"
+    )
+    assert "added lab-box to the environments: of content/reports/mem/index.md" in done.stderr
+    # The environment page: not a byte changed, the differences shown, and why it was left.
+    assert env_page.read_text(encoding="utf-8") == HAND_WRITTEN_ENV
+    kernel = subprocess.run(["uname", "-r"], capture_output=True, text=True).stdout.strip()
+    assert "content/environments/lab-box.md: the facts gathered here differ from the page's:" in done.stderr
+    assert "  cpu: 'typed by hand, wrong' -> '" in done.stderr
+    assert f"  kernel: (not on the page) -> '{kernel}'" in done.stderr
+    assert "left content/environments/lab-box.md as it is; `--update-facts` writes" in done.stderr
+
+    again = bench(site, "--suite-file", str(suite), "--env", "lab-box", "--report", "mem", "--update-facts")
+    assert again.returncode == 0, again.stderr
+    assert index.read_text(encoding="utf-8").count("lab-box") == 1  # listed once
+    text = env_page.read_text(encoding="utf-8")
+    front = read_front_matter(env_page)
+    assert front["facts"]["kernel"] == kernel and front["facts"]["rack"] == "B7" and front["title"] == "The lab box"
+    assert front["facts"]["cpu"] != "typed by hand, wrong"
+    assert text.startswith(HAND_WRITTEN_ENV.split("  cpu:")[0])  # title, kind, the comment: as written
+    assert text.endswith(
+        '  rack: "B7"\n'
+        + "\n".join(f"  {k}: {json_string(v)}" for k, v in added(front))
+        + "\n---\nNotes on the lab box.\n"
+    )
+    assert "facts updated in content/environments/lab-box.md: " in again.stderr
+
+
+def json_string(value: str) -> str:
+    import json
+
+    return json.dumps(value, ensure_ascii=False)
+
+
+def added(front: dict) -> list[tuple[str, str]]:
+    """The facts bench appended below the hand-written ones, in the order it wrote them (sorted)."""
+    return sorted((key, value) for key, value in front["facts"].items() if key not in ("cpu", "rack"))
+
+
+def test_on_a_terminal_bench_asks_before_writing_facts(tmp_path):
+    page = tmp_path / "box.md"
+    page.write_text(HAND_WRITTEN_ENV, encoding="utf-8")
+    asked, log = [], io.StringIO()
+    said = runner.record_facts(page, "box", {"cpu": "Xeon"}, False, lambda q: asked.append(q) or False, log)
+    assert asked == ["Write these facts into content/environments/box.md? [y/N] "]
+    assert page.read_text(encoding="utf-8") == HAND_WRITTEN_ENV and said.startswith("left content/environments/box.md")
+    assert "  cpu: 'typed by hand, wrong' -> 'Xeon'" in log.getvalue()
+    said = runner.record_facts(page, "box", {"cpu": "Xeon"}, False, lambda q: True, io.StringIO())
+    assert said == "facts updated in content/environments/box.md: cpu"
+    assert page.read_text(encoding="utf-8") == HAND_WRITTEN_ENV.replace(
+        '"typed by hand, wrong"  # to be corrected only when asked', '"Xeon"'
+    )
+    # The same facts again: nothing differs, nothing is shown or asked.
+    assert runner.record_facts(page, "box", {"cpu": "Xeon"}, False, lambda q: pytest.fail(q), io.StringIO()) == ""
+
+
+def test_a_missing_report_is_made_from_the_scaffold_listing_the_environment(tmp_path):
+    index = tmp_path / "new-one" / "index.md"
+    assert (
+        runner.ensure_report(index, "box") == "created content/reports/new-one/index.md (fill in its title and summary)"
+    )
+    front = read_front_matter(index)
+    assert front["environments"] == ["box"] and front["title"] == "new-one"
+    assert "# baseline:" in index.read_text(encoding="utf-8")
+    assert runner.ensure_report(index, "box") == ""
+
+
+@pytest.mark.parametrize(
+    ("before", "after"),
+    [
+        ("environments: [a, b]  # order\n", "environments: [a, b, box]  # order\n"),
+        ("environments:\n  - a\n  - b\ntags: [x]\n", "environments:\n  - a\n  - b\n  - box\ntags: [x]\n"),
+        ("environments:\n- a\n", "environments:\n- a\n- box\n"),
+        ("environments: a\n", "environments: [a, box]\n"),
+        ("tags: [x]\n", "tags: [x]\nenvironments: [box]\n"),
+    ],
+)
+def test_the_environment_is_added_to_any_form_of_the_list(before, after):
+    text = f"---\ntitle: t\n{before}---\nbody\n"
+    assert frontmatter.add_environment(text, "box") == f"---\ntitle: t\n{after}---\nbody\n"
+
+
+def test_front_matter_bench_cannot_edit_is_left_alone_with_a_reason(tmp_path):
+    with pytest.raises(frontmatter.FrontMatterError, match="not a list"):
+        frontmatter.add_environment("---\nenvironments: {a: 1}\n---\n", "box")
+    with pytest.raises(frontmatter.FrontMatterError, match="line 3: its front matter is not valid YAML"):
+        frontmatter.add_environment("---\ntitle: t\nenvironments: [a\n---\n", "box")
+    index = tmp_path / "r" / "index.md"
+    index.parent.mkdir()
+    index.write_text("no front matter\n", encoding="utf-8")
+    assert runner.ensure_report(index, "box") == (
+        "content/reports/r/index.md: no front matter (a first line ---); add box to its environments: by hand"
+    )
+    assert index.read_text(encoding="utf-8") == "no front matter\n"
+
+
+def test_a_broken_suite_file_is_refused_with_its_line(authored_site, tmp_path):
+    site, _ = authored_site
+    broken = tmp_path / "broken.yaml"
+    broken.write_text("steps:\n  - {label: x, tool: mbw, command: 'mbw 8'\n", encoding="utf-8")
+    done = bench(site, "--suite-file", str(broken), "--env", "lab-box", "--report", "mem")
+    assert done.returncode == 2 and f"perfwiki bench: {broken}:3: not valid YAML" in done.stderr
+    empty = tmp_path / "empty.yaml"
+    empty.write_text("description: nothing\n", encoding="utf-8")
+    done = bench(site, "--suite-file", str(empty), "--env", "lab-box", "--report", "mem")
+    assert done.returncode == 2 and f"{empty}:1: a suite is a mapping with `steps:`" in done.stderr
+    both = bench(site, "smoke", "--suite-file", str(empty), "--env", "lab-box", "--report", "mem")
+    assert both.returncode == 2 and "give a suite name or --suite-file FILE (one of them)" in both.stderr
+    assert not (site / "content" / "reports" / "mem" / "raw").exists()  # nothing ran, nothing written
+
+
+def test_at_a_terminal_a_yes_writes_the_facts(authored_site):
+    """stdin a real terminal (a pty): bench shows the differences, asks, and a typed "y" writes them."""
+    site, suite = authored_site
+    controller, terminal = os.openpty()
+    try:
+        process = subprocess.Popen(
+            perfwiki_command()
+            + ["bench", "--suite-file", str(suite), "--env", "lab-box", "--report", "mem"]
+            + ["--root", str(site)],
+            stdin=terminal,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        os.write(controller, b"y\n")  # waits in the terminal until bench reads its answer
+        out, err = process.communicate(timeout=300)
+    finally:
+        os.close(terminal)
+        os.close(controller)
+    assert process.returncode == 0, err
+    assert "Write these facts into content/environments/lab-box.md? [y/N] " in out
+    assert "facts updated in content/environments/lab-box.md: " in err
+    front = read_front_matter(site / "content" / "environments" / "lab-box.md")
+    assert front["facts"]["cpu"] != "typed by hand, wrong" and front["facts"]["rack"] == "B7"

@@ -169,6 +169,6 @@ def test_redacted_runs_keep_the_original_sha256_and_say_so(redacted_site):
     )
     assert status.returncode == 0, status.stdout + status.stderr  # nothing looks changed
     page = (redacted_site / "public" / "runs" / "vm-vs-bare-metal" / run["id"] / "index.html").read_text()
-    assert "redaction applied (addresses, host names, serial numbers)" in page
+    assert "redaction applied (secrets, and addresses, host names, serial numbers when the wiki hides them)" in page
     published = redacted_site / "public" / run["source"]["path"].removeprefix("content/")
     assert "192.0.2." in published.read_text(encoding="utf-8")

@@ -97,6 +97,23 @@ def cmd_ingest(args: argparse.Namespace) -> int:
     return 1 if errors else 0
 
 
+def cmd_watch(args: argparse.Namespace) -> int:
+    from .searchindex import pinned_hugo
+    from .watch import watch
+
+    root = _site_root(args.root)
+    command = args.command_line[1:] if args.command_line[:1] == ["--"] else args.command_line
+
+    def located(program: str) -> str:
+        """Both run in the site's folder: a program named by a path relative to here is still found."""
+        return os.path.abspath(program) if os.sep in program else program  # else looked up on PATH
+
+    if command:
+        command[0] = located(command[0])
+    hugo = None if args.no_search else located(args.hugo) if args.hugo else pinned_hugo()
+    return watch(root, hugo, command)
+
+
 def cmd_facts(args: argparse.Namespace) -> int:
     from pathlib import Path
 
@@ -138,7 +155,13 @@ def cmd_bench(args: argparse.Namespace) -> int:
         if slug(value) != value:
             print(f"{kind} {value!r} must be a slug: lower-case letters, digits and '-'", file=sys.stderr)
             return 2
-    words = ["perfwiki", "bench", args.suite, "--env", args.env, "--report", args.report]
+    if (args.suite is None) == (args.suite_file is None):
+        print("perfwiki bench: give a suite name or --suite-file FILE (one of them)", file=sys.stderr)
+        return 2
+    suite_file = Path(args.suite_file) if args.suite_file else None
+    suite = args.suite or slug(suite_file.stem) or "suite"
+    chosen = [args.suite] if args.suite else ["--suite-file", args.suite_file]
+    words = ["perfwiki", "bench", *chosen, "--env", args.env, "--report", args.report]
     for flag in ("target", "runtime", "size", "server", "repeat"):
         value = getattr(args, flag)
         if value is not None and not (flag == "repeat" and value == 1):
@@ -147,7 +170,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
     overrides = {"runtime": args.runtime, "size": args.size, "server": args.server}
     with tempfile.TemporaryDirectory(prefix="perfwiki-bench-") as work:
         try:
-            the_plan = runner.plan(args.suite, args.target, overrides, Path(work))
+            the_plan = runner.plan(suite, args.target, overrides, Path(work), suite_file)
             if args.dry_run:
                 for step in the_plan.steps:
                     print(step.command)
@@ -158,7 +181,6 @@ def cmd_bench(args: argparse.Namespace) -> int:
                 return 0
             runner.check_target(the_plan, args.allow_destructive, runner.confirm_on_terminal, sys.stderr)
             report_dir = root / "content" / "reports" / args.report
-            runner.ensure_report(report_dir / "index.md", args.report, args.env)
             files = runner.run(the_plan, report_dir / "raw" / args.env, reproduce, args.repeat, sys.stderr)
         except runner.BenchError as exc:
             print(f"perfwiki bench: {exc}", file=sys.stderr)
@@ -166,14 +188,37 @@ def cmd_bench(args: argparse.Namespace) -> int:
         except KeyboardInterrupt:
             print("\ninterrupted: no partial raw file was written", file=sys.stderr)
             return 130
-    added = runner.record_facts(
-        root / "content" / "environments" / f"{args.env}.md", args.env, runner.capture_facts(the_plan.target_dir)
-    )
     for path in files:
         print(f"wrote {path.relative_to(root)}", file=sys.stderr)
-    if added:
-        print(f"facts added to content/environments/{args.env}.md: {', '.join(added)}", file=sys.stderr)
+    # The report and the environment page are the author's: bench adds to them, never rewrites them.
+    said = [runner.ensure_report(report_dir / "index.md", args.env)]
+    ask = runner.ask_on_terminal if sys.stdin.isatty() else None
+    page = root / "content" / "environments" / f"{args.env}.md"
+    facts = runner.capture_facts(the_plan.target_dir)
+    said.append(runner.record_facts(page, args.env, facts, args.update_facts, ask, sys.stderr))
+    for line in filter(None, said):
+        print(line, file=sys.stderr)
     return cmd_ingest(argparse.Namespace(root=str(root), jobs=None))
+
+
+def cmd_new(args: argparse.Namespace) -> int:
+    from . import scaffold
+
+    root = _site_root(args.root)
+    try:
+        if args.kind == "report":
+            made = scaffold.new_report(root, args.name)
+            hint = f"next: put raw output under {made[0].parent.relative_to(root)}/raw/<environment>/, then ingest"
+        else:
+            made = [scaffold.new_environment(root, args.name)]
+            hint = f"next: fill in its facts, and name it in a report's environments: and raw/{args.name}/"
+    except scaffold.ScaffoldError as error:
+        print(f"perfwiki new: {error}", file=sys.stderr)
+        return 2
+    for path in made:
+        print(f"created {path.relative_to(root)}", file=sys.stderr)
+    print(hint, file=sys.stderr)
+    return 0
 
 
 def cmd_status(args: argparse.Namespace) -> int:
@@ -199,7 +244,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from .files import write_atomically
-    from .portable import ExportError, export
+    from .portable import ExportError, export, warnings
     from .portable.source import local_address, wiki_address
 
     root = _site_root(args.root)
@@ -208,6 +253,8 @@ def cmd_export(args: argparse.Namespace) -> int:
     except ExportError as error:
         print(f"perfwiki export: {error}", file=sys.stderr)
         return 2
+    for warning in warnings(root, args.report, args.wiki):
+        print(f"perfwiki export: warning: {warning}", file=sys.stderr)
     if args.output == "-":
         sys.stdout.write(text)
     else:
@@ -241,7 +288,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     bench = sub.add_parser("bench", help="run a benchmark suite here and add its raw output to a report")
     suites = sorted(name.removesuffix(".yaml") for name in os.listdir(SUITES) if name.endswith(".yaml"))
-    bench.add_argument("suite", help=", ".join(suites))
+    bench.add_argument("suite", nargs="?", help=", ".join(suites))
+    bench.add_argument("--suite-file", metavar="FILE", help="a suite of your own, in the format of bench/suites/*.yaml")
+    bench.add_argument(
+        "--update-facts", action="store_true", help="write facts gathered here that differ into the environment page"
+    )
     bench.add_argument("--env", required=True, help="environment id (content/environments/<id>.md)")
     bench.add_argument("--report", required=True, help="report slug (content/reports/<slug>/)")
     bench.add_argument("--target", help="directory (or file) to test in; a raw block device needs --allow-destructive")
@@ -253,6 +304,12 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--allow-destructive", action="store_true", help="allow a raw block device as --target")
     bench.add_argument("--root", help="site root (default: nearest folder with hugo.toml)")
     bench.set_defaults(func=cmd_bench)
+
+    new = sub.add_parser("new", help="a commented report or environment file to fill in; never overwrites")
+    new.add_argument("kind", choices=("report", "environment"))
+    new.add_argument("name", metavar="SLUG|ID", help="the report's slug or the environment's id")
+    new.add_argument("--root", help="site root (default: nearest folder with hugo.toml)")
+    new.set_defaults(func=cmd_new)
 
     status = sub.add_parser("status", help="list raw files changed, added or removed since the last ingest")
     status.add_argument("--root", help="site root (default: nearest folder with hugo.toml)")
@@ -270,6 +327,16 @@ def build_parser() -> argparse.ArgumentParser:
     ingest_cmd.add_argument("--root", help="site root (default: nearest folder with hugo.toml)")
     ingest_cmd.add_argument("--jobs", "-j", type=int, help="worker processes (default: one per core)")
     ingest_cmd.set_defaults(func=cmd_ingest)
+
+    watch = sub.add_parser(
+        "watch",
+        help="ingest, then ingest again on every save under content/; with `-- COMMAND` run it beside (make serve)",
+    )
+    watch.add_argument("--root", help="site root (default: nearest folder with hugo.toml)")
+    watch.add_argument("--hugo", help="Hugo binary for the search index (default: the pinned one)")
+    watch.add_argument("--no-search", action="store_true", help="do not rebuild the Pagefind index after each ingest")
+    watch.add_argument("command_line", nargs=argparse.REMAINDER, metavar="-- COMMAND", help="e.g. -- hugo server ...")
+    watch.set_defaults(func=cmd_watch)
     return parser
 
 

@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from . import aliases, artefacts, cache, claims, compare, content, datafile, exports, naming, progress, tools
+from . import secrets as secret_patterns
 from .cache import Cache
 from .decode import binary_at, decode, refused
 from .extract import assign_ids, extract, extract_text
@@ -37,7 +38,7 @@ from .model import Problem, Run, Source, published_path, sha256_file, sha256_hex
 from .pages import index as index_pages
 from .pages.raw import view as raw_view
 from .pages.report import Report, report_documents, run_documents
-from .redact import Redactor, Rules, prompt_hosts, rules_from_config
+from .redact import Redactor, Rules, opted_out, prompt_hosts, rules_from_config
 from .tools.fio import logs as fio_logs
 
 if TYPE_CHECKING:
@@ -164,7 +165,7 @@ def plan(root: Path) -> tuple[list[ReportJob], list[Problem]]:
     for job in jobs:
         job.former_slugs = former[job.slug]
     redactor = _redactor(root, rules, [raw_file for job in jobs for raw_file in job.raw_files])
-    problems += authored_leaks(root, redactor)
+    problems += opted_out(root, rules) + authored_leaks(root, redactor)
     for job in jobs:
         for raw_file in job.raw_files:
             raw_file.redactor = redactor
@@ -182,27 +183,41 @@ def plan(root: Path) -> tuple[list[ReportJob], list[Problem]]:
 
 
 def authored_leaks(root: Path, redactor: Redactor) -> list[Problem]:
-    """Lines people wrote (reports, environments) that show what redaction hides in raw output.
+    """Lines people wrote (reports, environments) that show a secret or what redaction hides in raw output.
 
     Hugo publishes authored pages as written, so redaction cannot reach them; each such
-    line is a problem naming the file and line, with the line as redaction would write it.
+    line is a problem naming the file and line: a secret by its kind (never itself), anything
+    else with the line as redaction would write it.
     """
     if not redactor.active:
         return []
     problems = []
     for path in content.authored_pages(root):
-        for number, line in enumerate(path.read_text(encoding="utf-8-sig").split("\n"), start=1):
-            hidden = redactor.text(line)
-            if hidden != line:
+        name = content.relative(path, root)
+        text = path.read_text(encoding="utf-8-sig")
+        secret_lines = set()
+        if redactor.rules.secrets:
+            for found in secret_patterns.redact(text)[1]:
+                secret_lines.add(found.line)
                 problems.append(
                     Problem(
-                        content.relative(path, root),
+                        name,
+                        found.line,
+                        f"shows {found.what} ({found.shown}), and authored pages are published as written: take it out",
+                    )
+                )
+        for number, line in enumerate(text.split("\n"), start=1):
+            hidden = redactor.text(line)
+            if hidden != line and number not in secret_lines:
+                problems.append(
+                    Problem(
+                        name,
                         number,
                         f"shows what redaction hides in raw output, and authored pages are published as written: "
                         f"write it as {hidden.rstrip()!r}",
                     )
                 )
-    return problems
+    return sorted(problems, key=lambda problem: (problem.path, problem.line))
 
 
 def _redactor(root: Path, rules: Rules, raw_files: list[RawFile]) -> Redactor:
@@ -223,13 +238,15 @@ def _redactor(root: Path, rules: Rules, raw_files: list[RawFile]) -> Redactor:
 def extract_file(root: Path, raw_file: RawFile) -> None:
     """Parse one raw file into the cache; its runs get ids later, from the whole report.
 
-    The file is decoded once. With redaction on, the redacted text is what is parsed and
-    what is published; the runs keep the original file's sha256. A file that cannot be
-    decoded, and so cannot be redacted, is not published at all.
+    The file is decoded once. Redaction is on unless hugo.toml turns off even secrets: the
+    redacted text is what is parsed and what is published (each secret a warning at its line),
+    the file as it is when nothing was hidden; the runs keep the original file's sha256. A file
+    that cannot be decoded, and so cannot be redacted, is not published at all.
     """
     store = Cache(root)
-    source = Source(raw_file.path, 1, 1, raw_file.sha256, redacted=raw_file.redactor.active)
+    source = Source(raw_file.path, 1, 1, raw_file.sha256)
     text = raw_file.text
+    data = None
     if text is None:
         data = (root / raw_file.path).read_bytes()
         try:
@@ -238,17 +255,26 @@ def extract_file(root: Path, raw_file: RawFile) -> None:
         except UnicodeDecodeError:
             store.save("extract", raw_file.key, _found(extract(raw_file.path, data)))  # reports where
             return
-        del data  # the text is what is parsed: a 200 MB file need not be held twice
+    redactions: list[Problem] = []
     if raw_file.redactor.active and binary_at(text) is None:  # a binary file is not published at all
-        text = raw_file.redactor.text(text)
-        write_atomically(store.path("published", raw_file.key, ""), text.encode("utf-8"))
+        redacted, findings = raw_file.redactor.redact(text)
+        # Each secret a warning at its line, kept with the file's runs so every ingest reports it.
+        redactions = [Problem(raw_file.path, found.line, found.message, "warning") for found in findings]
+        published = store.path("published", raw_file.key, "")
+        if redacted != text:
+            source = Source(raw_file.path, 1, 1, raw_file.sha256, redacted=True)
+            write_atomically(published, redacted.encode("utf-8"))
+        else:  # nothing hidden: the file as it is (UTF-16, CRLF...), whose sha256 pages show; a copy
+            write_atomically(published, data if data is not None else (root / raw_file.path).read_bytes())
+        text = redacted
+    del data  # the text is what is parsed: a 200 MB file need not be held twice
     raw_file.text = None  # (a worker's copy) parsed below, and held no longer than that
     # The runs onto the cache entry as they are parsed, a few hundred at a time: a file of 100,000
     # runs held them all (some 15 KB each) until the end.
     with store.pieces("extract", raw_file.key) as put:
         put("runs", [])
         found = extract_text(text, source, sink=lambda runs: put("runs", runs))
-        put("problems", found.problems)
+        put("problems", redactions + found.problems)
         put("log", found.log)
 
 
@@ -423,7 +449,7 @@ def _raw_views(root: Path, job: ReportJob, runs: list[Run], entries: list[dict[s
         )
         if not published.is_file():
             continue
-        if raw_file.redactor.active:  # the download is the redacted text: its own sha256 is the one to check
+        if entry.get("redacted"):  # the download is the redacted text: its own sha256 is the one to check
             entry["published_sha256"] = sha256_file(published)
         view = raw_view(os.fspath(published), cited.get(raw_file.path, []))
         if view is not None:
@@ -515,9 +541,28 @@ def ingest(root: Path, workers: int | None = None, out: TextIO | None = sys.stde
     """
     lock_path = root / cache.DIR / "lock"
     lock_path.parent.mkdir(parents=True, exist_ok=True)
-    with lock_path.open("a") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
+    with lock_path.open("a+") as lock:
+        _take_turn(lock, out or sys.stderr)
         return _ingest(root, workers or all_cores(), out)
+
+
+def _take_turn(lock: TextIO, out: TextIO) -> None:
+    """Hold the site's ingest lock, saying whose turn it is when another ingest has it.
+
+    The holder's pid is in the file, so `make serve`'s watcher and an ingest started by hand
+    never run at once, and the one that waits says why rather than hang in silence.
+    """
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        lock.seek(0)
+        holder = lock.read().strip() or "?"
+        print(f"another ingest is running (pid {holder}); waiting for it to finish", file=out, flush=True)
+        fcntl.flock(lock, fcntl.LOCK_EX)
+    lock.seek(0)
+    lock.truncate()
+    lock.write(str(os.getpid()))
+    lock.flush()
 
 
 def _ingest(root: Path, workers: int, out: TextIO | None) -> IngestResult:

@@ -1,12 +1,16 @@
-"""Optional redaction of raw output, applied at ingest so originals never reach public/.
+"""Redaction of raw output, applied at ingest so originals never reach data/ or public/.
 
-Configured in hugo.toml, off unless asked for:
+Secrets (passwords and tokens in options, cloud keys, Authorization headers, user:password@
+in URLs, private keys: secrets.py) are redacted always, unless hugo.toml opts out; the rest
+is off unless asked for. Configured in hugo.toml:
 
     [params.perfwiki.redact]
+      secrets = true     # the default; false publishes secrets as they are (a warning every ingest)
       ipv4 = true        # 10.1.2.3 -> 192.0.2.1 (TEST-NET), loopback kept
       ipv6 = true        # fe80::1c2:3ff:fe4d:5e6f -> 2001:db8::1, ::1 kept
       hostnames = true   # the host of every prompt ([root@db7 ~]#, alice@db7:~$) -> host-1, in every file
       serials = true     # Serial Number: / SN: values, and the SN or SERIAL column of nvme list and lsblk
+      domains = ['corp.example.com']   # every host under these domains -> redacted-1.invalid
       patterns = ['ACME-\\d+']   # anything else, as Python regexes -> [redacted]
 
 Replacements are numbered in order of first appearance within each file, so two
@@ -14,7 +18,8 @@ addresses stay two addresses and the output still parses; lines are never added
 or removed, so every line number still points at the same line. Text is redacted
 before it is parsed: commands, labels, metrics and the published copy of the raw
 file all come from the redacted text. The recorded sha256 stays the original's, so
-`perfwiki status` still recognises the file.
+`perfwiki status` still recognises the file. Each secret, domain and pattern redacted
+is a finding (`Redactor.redact`), which ingest reports with its file and line.
 """
 
 from __future__ import annotations
@@ -29,7 +34,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from . import lazyre, tools
+from . import lazyre, secrets, tools
+from .model import Problem
 from .segments import prompt_host
 
 CONFIG_TABLE = "params.perfwiki.redact"
@@ -41,15 +47,18 @@ class ConfigError(ValueError):
 
 @dataclass(frozen=True)
 class Rules:
+    secrets: bool = True  # on unless hugo.toml opts out: a leaked password cannot be taken back
     ipv4: bool = False
     ipv6: bool = False
     hostnames: bool = False
     serials: bool = False
     patterns: tuple[str, ...] = ()
+    domains: tuple[str, ...] = ()  # lower case, without a leading dot
 
     @property
     def active(self) -> bool:
-        return self.ipv4 or self.ipv6 or self.hostnames or self.serials or bool(self.patterns)
+        flags = self.secrets or self.ipv4 or self.ipv6 or self.hostnames or self.serials
+        return flags or bool(self.patterns) or bool(self.domains)
 
 
 def rules_from_config(root: Path) -> Rules:
@@ -66,10 +75,10 @@ def rules_from_config(root: Path) -> Rules:
         table = table.get(part, {}) if isinstance(table, dict) else {}
     if not isinstance(table, dict):
         raise ConfigError(f"hugo.toml: [{CONFIG_TABLE}] must be a table")
-    unknown = sorted(set(table) - {"ipv4", "ipv6", "hostnames", "serials", "patterns"})
+    unknown = sorted(set(table) - {"secrets", "ipv4", "ipv6", "hostnames", "serials", "patterns", "domains"})
     if unknown:
         raise ConfigError(f"hugo.toml: [{CONFIG_TABLE}] has unknown keys {', '.join(unknown)}")
-    for flag in ("ipv4", "ipv6", "hostnames", "serials"):
+    for flag in ("secrets", "ipv4", "ipv6", "hostnames", "serials"):
         if not isinstance(table.get(flag, False), bool):
             raise ConfigError(f"hugo.toml: {CONFIG_TABLE}.{flag} must be true or false")
     patterns = table.get("patterns", [])
@@ -80,13 +89,32 @@ def rules_from_config(root: Path) -> Rules:
             re.compile(pattern)  # now: a bad pattern is refused with its key
         except re.error as error:
             raise ConfigError(f"hugo.toml: {CONFIG_TABLE}.patterns[{number}] {pattern!r}: {error}") from error
+    domains = table.get("domains", [])
+    if not isinstance(domains, list) or not all(isinstance(domain, str) for domain in domains):
+        raise ConfigError(f"hugo.toml: {CONFIG_TABLE}.domains must be a list of strings")
+    for number, domain in enumerate(domains):
+        if not _DOMAIN.fullmatch(domain.strip(".")):
+            raise ConfigError(f"hugo.toml: {CONFIG_TABLE}.domains[{number}] {domain!r} is not a domain name")
     return Rules(
+        secrets=table.get("secrets", True),
         ipv4=table.get("ipv4", False),
         ipv6=table.get("ipv6", False),
         hostnames=table.get("hostnames", False),
         serials=table.get("serials", False),
         patterns=tuple(patterns),
+        domains=tuple(domain.strip(".").lower() for domain in domains),
     )
+
+
+def opted_out(root: Path, rules: Rules) -> list[Problem]:
+    """A warning, every ingest, that secrets are published as they are (hugo.toml's `secrets = false`)."""
+    if rules.secrets:
+        return []
+    path = root / "hugo.toml"
+    lines = path.read_text(encoding="utf-8").split("\n")
+    line = next((n for n, text in enumerate(lines, start=1) if re.match(r"\s*secrets\s*=", text)), 1)
+    message = "secrets = false: passwords, keys and tokens in raw files are published as they are, not redacted"
+    return [Problem("hugo.toml", line, message, "warning")]
 
 
 class _Pseudonyms:
@@ -100,6 +128,15 @@ class _Pseudonyms:
         if original not in self.seen:
             self.seen[original] = self.make(len(self.seen) + 1, original)
         return self.seen[original]
+
+
+_DOMAIN = re.compile(r"(?i)[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)+")
+
+
+def _domain_pattern(domains: tuple[str, ...]) -> re.Pattern[str]:
+    """Any host under these domains, or the domain itself: db1.corp.example.com, CORP.example.com."""
+    names = "|".join(re.escape(domain) for domain in sorted(domains, key=len, reverse=True))
+    return re.compile(rf"(?i)(?<![\w.-])(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)*(?:{names})(?![\w-]|\.[a-z0-9])")
 
 
 # Words that must never be renamed even if a machine is called so: renaming them would break parsing.
@@ -180,9 +217,19 @@ class Redactor:
 
     def text(self, text: str) -> str:
         """The text with what the rules name replaced; the same number of lines."""
+        return self.redact(text)[0]
+
+    def redact(self, text: str) -> tuple[str, list[secrets.Finding]]:
+        """The text with what the rules name replaced (the same number of lines), and a finding for
+        each secret, host under a listed domain and pattern match: what ingest reports."""
         rules = self.rules
         if not rules.active:
-            return text
+            return text, []
+        findings: list[secrets.Finding] = []
+        if rules.secrets:
+            text, findings = secrets.redact(text)
+        if rules.domains and any(domain in text.lower() for domain in rules.domains):
+            text = self._domains(text, findings)
         if rules.hostnames:
             text = self._hosts(text)
         if rules.ipv4:
@@ -199,9 +246,33 @@ class Redactor:
             # Line by line: a pattern that spans lines must not shift every line number after it.
             lines = text.split("\n")
             for pattern in rules.patterns:
-                lines = [re.sub(pattern, "[redacted]", line) for line in lines]
+                for number, line in enumerate(lines, start=1):
+                    hidden, count = re.subn(pattern, "[redacted]", line)
+                    if count:
+                        lines[number - 1] = hidden
+                        findings.append(
+                            secrets.Finding(number, f"a match of the pattern {pattern!r}", line_shape(hidden))
+                        )
             text = "\n".join(lines)
-        return text
+        findings.sort(key=lambda finding: finding.line)
+        return text, findings
+
+    def _domains(self, text: str, findings: list[secrets.Finding]) -> str:
+        """Hosts under the configured domains as redacted-N.invalid (RFC 2606: a name that is no host)."""
+        hosts = _Pseudonyms(lambda number, original: f"redacted-{number}.invalid")
+        lines = text.split("\n")
+        pattern = _domain_pattern(self.rules.domains)
+
+        def hide(match: re.Match[str], number: int) -> str:
+            host = match.group(0).lower()
+            domain = next(d for d in sorted(self.rules.domains, key=len, reverse=True) if host.endswith(d))
+            findings.append(secrets.Finding(number, f"a host name under {domain}", f"now {hosts(host)}"))
+            return hosts(host)
+
+        for number, line in enumerate(lines, start=1):
+            if "." in line:
+                lines[number - 1] = pattern.sub(lambda match, at=number: hide(match, at), line)
+        return "\n".join(lines)
 
     def _hosts(self, text: str) -> str:
         for host, pseudonym in sorted(self.hosts, key=lambda pair: len(pair[0]), reverse=True):  # db7.lab first
@@ -222,6 +293,12 @@ class Redactor:
             else:
                 redacted[key] = value
         return redacted
+
+
+def line_shape(line: str) -> str:
+    """A redacted line as a problem message shows it: stripped, and short."""
+    line = line.strip()
+    return line if len(line) <= 60 else line[:59] + "…"
 
 
 def _replace_address(match: re.Match[str], kind: type, pseudonym: _Pseudonyms) -> str:

@@ -31,11 +31,13 @@ from typing import Any, TextIO
 import jinja2
 import yaml
 
-from .. import progress, tools, units
+from .. import progress, scaffold, tools, units
+from ..content import read_front_matter
 from ..facts import facts_from_text
 from ..files import write_atomically
 from ..tools.base import Tool
 from ..tools.fio import logs as fio_logs
+from . import frontmatter
 
 SUITES = Path(__file__).resolve().parent / "suites"
 TARGET_FILE = "perfwiki-bench.data"
@@ -70,11 +72,30 @@ def suite_names() -> list[str]:
     return sorted(path.stem for path in SUITES.glob("*.yaml"))
 
 
-def load_suite(name: str) -> dict[str, Any]:
-    path = SUITES / f"{name}.yaml"
-    if not path.is_file():
-        raise BenchError(f"unknown suite {name!r}; one of: {', '.join(suite_names())}")
-    return yaml.safe_load(path.read_text(encoding="utf-8"))
+def load_suite(name: str, path: Path | None = None) -> dict[str, Any]:
+    """A suite by its name (suites/<name>.yaml), or the suite file at `path` (`--suite-file`)."""
+    if path is None:
+        path = SUITES / f"{name}.yaml"
+        if not path.is_file():
+            raise BenchError(f"unknown suite {name!r}; one of: {', '.join(suite_names())}")
+    try:
+        suite = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except OSError as error:
+        raise BenchError(f"{path}: cannot read: {error.strerror}") from None
+    except UnicodeDecodeError as error:
+        raise BenchError(f"{path}:1: not UTF-8 text ({error.reason})") from None
+    except yaml.YAMLError as error:
+        mark = getattr(error, "problem_mark", None)
+        line = mark.line + 1 if mark is not None else 1
+        raise BenchError(f"{path}:{line}: not valid YAML: {getattr(error, 'problem', None) or error}") from None
+    steps = suite.get("steps") if isinstance(suite, dict) else None
+    if not isinstance(steps, list) or not steps or not all(isinstance(step, dict) for step in steps):
+        raise BenchError(f"{path}:1: a suite is a mapping with `steps:`, a list of {{label, tool, command}}")
+    for number, step in enumerate(steps, 1):
+        missing = [key for key in ("label", "tool", "command") if not step.get(key)]
+        if missing:
+            raise BenchError(f"{path}: step {number} has no {', '.join(missing)}")
+    return suite
 
 
 def _free_port() -> int:
@@ -90,9 +111,11 @@ def _size_bytes(text: Any) -> int:
         return 0
 
 
-def plan(name: str, target: str | None, overrides: dict[str, Any], work_dir: Path) -> Plan:
-    """The suite's commands with every value substituted; nothing runs."""
-    suite = load_suite(name)
+def plan(
+    name: str, target: str | None, overrides: dict[str, Any], work_dir: Path, suite_file: Path | None = None
+) -> Plan:
+    """The suite's commands with every value substituted; nothing runs. A suite file's name is its stem."""
+    suite = load_suite(name, suite_file)
     context: dict[str, Any] = dict(suite.get("defaults") or {})
     context.update({key: value for key, value in overrides.items() if value is not None})
     context.setdefault("cpus", os.cpu_count() or 1)
@@ -329,43 +352,67 @@ def _filesystem_facts(directory: str) -> dict[str, str]:
     return found
 
 
-def record_facts(page: Path, env_id: str, facts: dict[str, str]) -> list[str]:
-    """Add captured facts to the environment page; facts its author wrote are kept. Returns keys added."""
-    front: dict[str, Any] = {}
-    body = ""
-    if page.is_file():
-        text = page.read_text(encoding="utf-8")
-        if text.startswith("---"):
-            end = text.find("\n---", 3)
-            front = yaml.safe_load(text[3:end]) or {}
-            body = text[end + 4 :].lstrip("\n")
-    front.setdefault("title", env_id)
-    if "hypervisor" in facts:
-        front.setdefault("kind", "baremetal" if facts["hypervisor"].startswith("none") else "vm")
-    known = dict(front.get("facts") or {})
-    added = [key for key in sorted(facts) if key not in known]
-    known.update({key: facts[key] for key in added})
-    front["facts"] = known
-    if not body:
+def record_facts(
+    page: Path, env_id: str, facts: dict[str, str], update: bool, ask: Callable[[str], bool] | None, out: TextIO
+) -> str:
+    """Facts gathered here onto the environment page, never over what it says unasked.
+
+    A new page is written with them. On an existing page, facts that differ or are missing are shown;
+    they are written (into its `facts:`, the rest of the text as it was) with `update`, or when `ask`
+    (a terminal) says yes; otherwise the page is left as it is. Returns what was done, for the log.
+    """
+    where = f"content/environments/{page.name}"
+    if not page.is_file():
+        front: dict[str, Any] = {"title": env_id}
+        if "hypervisor" in facts:
+            front["kind"] = "baremetal" if facts["hypervisor"].startswith("none") else "vm"
+        front["facts"] = dict(sorted(facts.items()))
         body = "Facts captured by `perfwiki bench` on the machine itself.\n"
-    page.parent.mkdir(parents=True, exist_ok=True)
-    write_atomically(page, "---\n" + yaml.safe_dump(front, allow_unicode=True, sort_keys=False) + "---\n" + body)
-    return added
+        page.parent.mkdir(parents=True, exist_ok=True)
+        write_atomically(page, "---\n" + yaml.safe_dump(front, allow_unicode=True, sort_keys=False) + "---\n" + body)
+        return f"facts added to {where}: {', '.join(sorted(facts))}"
+    text = page.read_text(encoding="utf-8-sig")
+    try:
+        known = read_front_matter(page).get("facts")
+    except yaml.YAMLError:
+        return f"{where}: its front matter is not valid YAML; the facts gathered here were not written"
+    known = known if isinstance(known, dict) else {}
+    differ = {key: value for key, value in sorted(facts.items()) if str(known.get(key, "")).strip() != value}
+    if not differ:
+        return ""
+    out.write(f"{where}: the facts gathered here differ from the page's:\n")
+    for key, value in differ.items():
+        was = f"{known[key]!r}" if key in known else "(not on the page)"
+        out.write(f"  {key}: {was} -> {value!r}\n")
+    if not (update or (ask is not None and ask(f"Write these facts into {where}? [y/N] "))):
+        return f"left {where} as it is; `--update-facts` writes the facts gathered here into it"
+    try:
+        write_atomically(page, frontmatter.set_facts(text, differ))
+    except frontmatter.FrontMatterError as error:
+        return f"{where}: {error}; left as it is, add the facts above by hand"
+    return f"facts updated in {where}: {', '.join(differ)}"
 
 
-def ensure_report(index: Path, slug: str, env_id: str) -> None:
-    """A report bundle for bench results, created on first use and listing the environment."""
+def ensure_report(index: Path, env_id: str) -> str:
+    """The report lists the environment in its `environments:` (the rest of its text kept); a missing
+    report is made from `perfwiki new report`'s scaffold. Returns what was done, for the log."""
+    where = f"content/reports/{index.parent.name}/index.md"
     if not index.is_file():
-        today = _dt.date.today().isoformat()
-        front = {
-            "title": slug,
-            "date": today,
-            "summary": f"Results of perfwiki bench on {env_id}.",
-            "environments": [env_id],
-        }
         index.parent.mkdir(parents=True, exist_ok=True)
-        text = "Benchmarks run and published with `perfwiki bench`; every run page shows how to reproduce it.\n"
-        write_atomically(index, "---\n" + yaml.safe_dump(front, allow_unicode=True, sort_keys=False) + "---\n" + text)
+        scaffold.report_scaffold(index, env_id)
+        return f"created {where} (fill in its title and summary)"
+    try:
+        text = frontmatter.add_environment(index.read_text(encoding="utf-8-sig"), env_id)
+    except frontmatter.FrontMatterError as error:
+        return f"{where}: {error}; add {env_id} to its environments: by hand"
+    if text is None:
+        return ""
+    write_atomically(index, text)
+    return f"added {env_id} to the environments: of {where}"
+
+
+def ask_on_terminal(prompt: str) -> bool:
+    return input(prompt).strip().lower() in ("y", "yes")
 
 
 def confirm_on_terminal(prompt: str) -> str:

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from .source import ExportError, Source
 
-__all__ = ["ExportError", "export"]
+__all__ = ["ExportError", "export", "warnings"]
 
 
 def export(root: Path, slug: str, form: str, wiki: str | None = None) -> str:
@@ -26,3 +26,10 @@ def export(root: Path, slug: str, form: str, wiki: str | None = None) -> str:
     from .page import page
 
     return page(source)
+
+
+def warnings(root: Path, slug: str, wiki: str | None = None) -> list[str]:
+    """What the export of `slug` shows differently from the wiki: shortcodes it shows as text."""
+    from .citations import shown_as_text
+
+    return shown_as_text(Source.load(root, slug, wiki))

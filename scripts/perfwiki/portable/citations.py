@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from .sanitize import SHORTCODES, shortcode_text
 from .source import ExportError, Source, headline, report, run_page
 
 SHORTCODE = re.compile(r"\{\{<\s*(?P<name>[\w/-]+)(?P<args>(?:\s+(?:\"[^\"]*\"|[^\s\">/]+))*)\s*/?>\}\}")
@@ -34,16 +35,46 @@ class Citation:
         return headline(self.page)
 
 
-def citations(source: Source) -> Iterator[Citation]:
-    """Every citation of the narrative in order; ExportError at the first that points nowhere."""
-    for match in SHORTCODE.finditer(source.narrative):
+@dataclass
+class Verbatim:
+    """A shortcode the export does not draw (not a citation, `{{% %}}`, Hugo's `{{</* */>}}`): its text,
+    shown as written, so a reader sees it rather than losing it or having it run."""
+
+    start: int
+    end: int
+    text: str
+    where: str  # file:line:column, for the warning
+    escaped: bool  # Hugo's {{</* */>}}, which the wiki shows as text too
+
+
+def _where(source: Source, start: int) -> str:
+    before = source.narrative[:start]
+    line = source.narrative_line + before.count("\n")
+    return f"{source.relative_path}:{line}:{start - (before.rfind(chr(10)) + 1) + 1}"
+
+
+def shown_as_text(source: Source) -> list[str]:
+    """A warning for each shortcode the export shows as text that the wiki's build would stop at."""
+    return [
+        f"{found.where}: {found.text}: not a citation (run, command, comparison): shown as text here; "
+        "the wiki's build stops at it"
+        for found in citations(source)
+        if isinstance(found, Verbatim) and not found.escaped
+    ]
+
+
+def citations(source: Source) -> Iterator[Citation | Verbatim]:
+    """Every shortcode of the narrative in order; ExportError at the first citation that points nowhere."""
+    for found in SHORTCODES.finditer(source.narrative):
+        match = SHORTCODE.fullmatch(source.narrative, found.start(), found.end())
+        escaped_or_markdown = found[2] or found[1] != "<"
+        if escaped_or_markdown or match is None or match["name"] not in CITING:
+            yield Verbatim(
+                found.start(), found.end(), shortcode_text(found), _where(source, found.start()), bool(found[2])
+            )
+            continue
         name = match["name"]
-        before = source.narrative[: match.start()]
-        line = source.narrative_line + before.count("\n")
-        column = match.start() - (before.rfind("\n") + 1) + 1
-        where = f"{source.relative_path}:{line}:{column}: {{{{< {name} >}}}}"
-        if name not in CITING:
-            raise ExportError(f"{where}: a portable report shows only run, command and comparison citations")
+        where = f"{_where(source, match.start())}: {{{{< {name} >}}}}"
         arguments = [quoted or bare for quoted, bare in ARGUMENT.findall(match["args"])]
         slug, cited = _reference(source, arguments)
         try:

@@ -2,7 +2,8 @@
 
 The wiki's stylesheet, plotly.js and the wiki's own chart code are inlined, so the file opens and
 draws its charts with no network and no wiki; every number and command links back to its page
-on the wiki. The narrative is rendered with python-markdown, its citations as the wiki shows them.
+on the wiki. The narrative is rendered with python-markdown and sanitised (sanitize.py), its
+citations as the wiki shows them.
 """
 
 from __future__ import annotations
@@ -16,9 +17,11 @@ from urllib.parse import urljoin
 
 import jinja2
 import markdown
+from markdown.extensions.tables import TableExtension
 
 from ..units import quantity_text
-from .citations import Citation, citations
+from .citations import Citation, Verbatim, citations
+from .sanitize import TOKEN, clean, visible
 from .source import ExportError, Source, exports_url, headline, run_page
 from .tables import table, verdict
 
@@ -76,12 +79,16 @@ class _Narrative:
         pieces, last = [], 0
         for number, citation in enumerate(citations(self.source)):
             # A token markdown leaves alone, swapped for the citation's HTML once rendered.
-            token = f"PERFWIKICITATION{number}X"
-            shown[token] = self._citation(citation, number)
+            token = f"{TOKEN}{number}X"
+            shown[token] = (
+                visible(citation.text) if isinstance(citation, Verbatim) else self._citation(citation, number)
+            )
             pieces += [text[last : citation.start], token]
             last = citation.end
         pieces.append(text[last:])
-        rendered = markdown.markdown("".join(pieces), extensions=["tables", "fenced_code"], output_format="html")
+        # A table's alignment as the align attribute: a style attribute is not on the allowlist.
+        extensions = [TableExtension(use_align_attribute=True), "fenced_code"]
+        rendered = clean(markdown.markdown("".join(pieces), extensions=extensions, output_format="html"))
         rendered = _EMPTY_HEADING.sub(r"<td\1></td>", rendered)
         # The author's links are relative to the report's page on the wiki ("../other-report/"):
         # from a file attached to a ticket they must say where that page is.

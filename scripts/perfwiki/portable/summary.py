@@ -1,5 +1,6 @@
 """`perfwiki export REPORT --format md`: a report's verdicts, tables and commands as markdown, to
-paste into a ticket or a pull request. Every value links to its run page on the wiki."""
+paste into a ticket or a pull request. Every value links to its run page on the wiki. It carries no
+raw HTML and no script address, whoever wrote the text (sanitize.markdown_text)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,8 @@ from typing import Any
 from urllib.parse import urljoin
 
 from ..units import quantity_text
-from .citations import citations
+from .citations import Verbatim, citations
+from .sanitize import markdown_text, safe_links
 from .source import Source, run_page
 from .tables import Cell, table, verdict
 
@@ -97,6 +99,12 @@ def _narrative(source: Source) -> str:
     for cited in citations(source):
         pieces.append(text[last : cited.start])
         last = cited.end
+        if isinstance(cited, Verbatim):  # a shortcode the export does not draw: shown as written
+            ticks = "`"
+            while ticks in cited.text:
+                ticks += "`"
+            pieces.append(f"{ticks} {' '.join(cited.text.splitlines())} {ticks}")
+            continue
         run_url = cited.report.run_url(cited.id)
         if cited.name == "run":
             numbers = " · ".join(f"{entry['label']} {quantity_text(entry['value'])}" for entry in cited.headline)
@@ -111,7 +119,9 @@ def _narrative(source: Source) -> str:
             )
     pieces.append(text[last:])
     page = source.url(f"reports/{source.slug}/")
-    return _RELATIVE_LINK.sub(lambda match: f"]({urljoin(page, match[1])})", "".join(pieces)).strip()
+    # Script addresses go first: "javascript&#58;…" has no ":" to tell it from a relative link.
+    text = safe_links("".join(pieces))
+    return _RELATIVE_LINK.sub(lambda match: f"]({urljoin(page, match[1])})", text).strip()
 
 
 def _commands(source: Source) -> list[str]:
@@ -180,4 +190,4 @@ def summary(source: Source) -> str:
             lines += _block(source, block)
     lines += _commands(source)
     lines.append(f"Exported by {source.document.get('generator', 'perfwiki')} from {source.relative_path}.")
-    return "\n".join(lines).rstrip("\n") + "\n"
+    return markdown_text("\n".join(lines).rstrip("\n") + "\n")
