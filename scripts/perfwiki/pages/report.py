@@ -168,7 +168,7 @@ def checks_summary(runs: list[Run]) -> list[dict[str, Any]]:
                 finding["id"],
                 {"id": finding["id"], "severity": finding["severity"], "message": finding["message"], "runs": []},
             )
-            if run.id not in entry["runs"]:
+            if not entry["runs"] or entry["runs"][-1] != run.id:  # a run's findings come together
                 entry["runs"].append(run.id)
     return sorted(summary.values(), key=lambda entry: (SEVERITY_ORDER[entry["severity"]], entry["id"]))
 
