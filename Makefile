@@ -28,7 +28,7 @@ export HUGO_MEMORYLIMIT ?= 1
 # make perf RUNS=100000; PERF_FLAGS passes the rest of python -m perfwiki.perf --help (--keep DIR).
 RUNS ?= 10000
 
-.PHONY: help setup setup-system ingest search-index serve build check proof validate deploy test test-unit test-browser lint perf lock clean
+.PHONY: help setup setup-system validate-content ingest search-index serve build check proof validate deploy test test-unit test-browser lint perf lock clean
 
 help:
 	@echo "make serve    set up, ingest the example reports, serve the site on http://localhost:$(PORT)/ and re-ingest on save"
@@ -67,12 +67,21 @@ setup-system:
 
 # --- the site ------------------------------------------------------------------
 
+# Hugo reads content/ front matter itself and stops at one value it cannot render with a stack of its own:
+# every report, environment page and bench suite is checked first, each mistake as file:line.
+validate-content: setup
+	$(PERFWIKI) check
+
+# Ingest checks the same itself: it leaves a broken report out, publishes the rest and exits non-zero.
 ingest: setup
 	$(PERFWIKI) ingest
 
 # The development server: serve.toml adds the Pagefind index perfwiki watch rebuilds after each
 # ingest (.serve/, never site/static, so no build publishes it).
-SERVE_FLAGS = --config hugo.toml,serve.toml --renderToMemory --disableFastRender --port $(PORT)
+# --poll: ingest switches generations by renaming one symlink (publish.py), which Hugo's event
+# watcher does not follow (it keeps watching the folders it first resolved); polling sees each
+# new generation whole.
+SERVE_FLAGS = --config hugo.toml,serve.toml --renderToMemory --disableFastRender --poll 500ms --port $(PORT)
 
 # The index `make serve` serves, built once from a throwaway build (make serve rebuilds it itself).
 search-index: setup ingest
@@ -80,17 +89,17 @@ search-index: setup ingest
 
 # Ingest, serve, and ingest again on every save under content/ (Hugo then reloads the page);
 # Ctrl-C stops both.
-serve: setup
+serve: setup validate-content
 	$(PERFWIKI) watch --hugo $(HUGO) -- $(HUGO) server $(SERVE_FLAGS)
 
 # The search index is made from this build's own pages, into public/pagefind/.
-build: setup ingest
+build: setup validate-content ingest
 	rm -rf public
 	$(HUGO) --panicOnWarning --printPathWarnings --minify
 	$(VENV)/bin/python -m pagefind_bin --site public --quiet
 
 # An unminified build under a sub-path, so html-proofer reports real line numbers.
-check: setup ingest
+check: setup validate-content ingest
 	rm -rf $(CHECK_DIR)
 	$(HUGO) --panicOnWarning --printPathWarnings --baseURL $(CHECK_BASE) -d $(CHECK_DIR)/bench
 	$(VENV)/bin/python -m pagefind_bin --site $(CHECK_DIR)/bench --quiet
@@ -151,5 +160,5 @@ lock: $(VENV)/.installed
 	 $(VENV)/bin/pip freeze --all --exclude-editable | grep -v -E '^(perfwiki|pip)==') > requirements.lock
 
 clean:
-	rm -rf public $(CHECK_DIR) data .data.new .data.old .raw.new .raw.old .runs.new .runs.old .perfwiki-cache site/static/reports site/static/runs \
+	rm -rf public $(CHECK_DIR) data .perfwiki-publish .data.new .data.old .raw.new .raw.old .runs.new .runs.old .perfwiki-cache site/static/reports site/static/runs \
 	  resources/_gen tests/artifacts site/static/pagefind .search-build

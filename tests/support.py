@@ -153,7 +153,8 @@ def golden(name: str, actual: str, update: bool) -> None:
 def copy_site_sources(target: Path) -> Path:
     """A copy of the site's inputs (config, content, layouts, site/) to ingest or build elsewhere."""
     # Not what ingest or `make serve` generated into site/static (published raw files, a search index).
-    generated = shutil.ignore_patterns("pagefind", ".search-build")
+    # site/static/reports and runs are symlinks into the site's published generation (perfwiki.publish).
+    generated = shutil.ignore_patterns("pagefind", ".search-build", "reports", "runs")
     for name in ("hugo.toml", "content", "layouts", "site"):
         source = ROOT / name
         if source.is_dir():
@@ -161,6 +162,17 @@ def copy_site_sources(target: Path) -> Path:
         else:
             shutil.copy2(source, target / name)
     return target
+
+
+def copy_published(source: Path, target: Path) -> None:
+    """What ingest last published in site `source` (its generation, perfwiki.publish), published alike in `target`."""
+    from perfwiki import publish
+
+    name = publish.current(source)
+    assert name is not None, f"{source} is not ingested"
+    shutil.copytree(source / publish.DIR / name, target / publish.DIR / name)
+    (target / publish.DIR / publish.CURRENT).symlink_to(name)
+    publish.link_published(target)
 
 
 _VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}

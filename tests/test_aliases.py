@@ -23,17 +23,17 @@ WIKI = "https://wiki.example/perf/"
 
 def test_no_run_is_given_a_retired_id():
     runs = slice_runs("ssd-cloud-disks-lvm-raid/raw/essd-pl3-vdb/runs.md")
-    retired = {"essd-pl3-vdb-ebs-4k-randwrite-test", "essd-pl3-vdb-ebs-4k-randwrite-test-2"}
-    assign_ids(runs, retired)
+    retired = {"essd-pl3-vdb-runs-ebs-4k-randwrite-test", "essd-pl3-vdb-runs-ebs-4k-randwrite-test-2"}
+    assert assign_ids(runs, retired) == []
     assert [run.id for run in runs] == [
-        "essd-pl3-vdb-ebs-4k-randwrite-test-3",  # its own name, the next number not retired
-        "essd-pl3-vdb-4k-random-read",
-        "essd-pl3-vdb-4k-random-read-write",
-        "essd-pl3-vdb-ebs-4k-randwrite-test-4",
+        "essd-pl3-vdb-runs-ebs-4k-randwrite-test-3",  # its own name, the next number not retired
+        "essd-pl3-vdb-runs-4k-random-read",
+        "essd-pl3-vdb-runs-4k-random-read-write",
+        "essd-pl3-vdb-runs-ebs-4k-randwrite-test-4",
     ]
 
 
-@pytest.mark.parametrize("report", ["vm-vs-bare-metal", "ssd-cloud-disks-lvm-raid", "fio-iops-basics"])
+@pytest.mark.parametrize("report", sorted(path.parent.name for path in REPORTS.glob("*/aliases.yaml")))
 def test_every_retired_id_of_the_examples_names_a_run_and_is_no_run(ingested, report):
     table = yaml.safe_load((REPORTS / report / "aliases.yaml").read_text(encoding="utf-8"))
     runs = example_runs(report)
@@ -49,13 +49,17 @@ def test_a_renamed_report_keeps_its_old_slug_for_its_runs_raw_files_and_exports(
     document = load_report(ROOT, "ssd-cloud-disks-lvm-raid")
     assert document["aliases"]["slugs"] == ["ssd-san-hdd-cloud-disks"]
     index = {entry["id"]: entry for entry in document["run_index"]}
-    assert index["essd-pl3-vdb-ebs-4k-randwrite-test-4"]["aliases"] == [
-        "/runs/ssd-san-hdd-cloud-disks/essd-pl3-vdb-ebs-4k-randwrite-test-4/"
+    assert index["essd-pl3-vdb-runs-ebs-4k-randwrite-test-4"]["aliases"] == [
+        "/runs/ssd-cloud-disks-lvm-raid/essd-pl3-vdb-ebs-4k-randwrite-test-4/",  # before ids named their file
+        "/runs/ssd-san-hdd-cloud-disks/essd-pl3-vdb-runs-ebs-4k-randwrite-test-4/",
+        "/runs/ssd-san-hdd-cloud-disks/essd-pl3-vdb-ebs-4k-randwrite-test-4/",
     ]
-    assert index["essd-vda-4k-random-read-write"]["aliases"] == [
+    assert index["essd-vda-runs-4k-random-read-write"]["aliases"] == [
         "/runs/ssd-cloud-disks-lvm-raid/essd-vda-ebs-4k-randwrite-test/",
-        "/runs/ssd-san-hdd-cloud-disks/essd-vda-4k-random-read-write/",
+        "/runs/ssd-cloud-disks-lvm-raid/essd-vda-4k-random-read-write/",
+        "/runs/ssd-san-hdd-cloud-disks/essd-vda-runs-4k-random-read-write/",
         "/runs/ssd-san-hdd-cloud-disks/essd-vda-ebs-4k-randwrite-test/",
+        "/runs/ssd-san-hdd-cloud-disks/essd-vda-4k-random-read-write/",
     ]
     raw = next(entry for entry in document["raw_files"] if entry["environment"] == "essd-vda")
     assert raw["page"] == "raw/ssd-cloud-disks-lvm-raid/essd-vda/runs-md"
@@ -65,7 +69,7 @@ def test_a_renamed_report_keeps_its_old_slug_for_its_runs_raw_files_and_exports(
         old = (published / "ssd-san-hdd-cloud-disks" / name).read_bytes()
         assert old == (published / "ssd-cloud-disks-lvm-raid" / name).read_bytes()
         # Its run addresses are relative to the file: from the old folder they still reach the runs.
-        assert b"../../runs/ssd-cloud-disks-lvm-raid/essd-pl3-vdb-ebs-4k-randwrite-test-4/" in old
+        assert b"../../runs/ssd-cloud-disks-lvm-raid/essd-pl3-vdb-runs-ebs-4k-randwrite-test-4/" in old
     assert aliases.current_slug(ROOT, "ssd-san-hdd-cloud-disks") == "ssd-cloud-disks-lvm-raid"
     assert aliases.current_slug(ROOT, "vm-vs-bare-metal") == "vm-vs-bare-metal"
     assert aliases.current_slug(ROOT, "../data") is None and aliases.current_slug(ROOT, "nope") is None
@@ -80,7 +84,7 @@ OLD_CITATIONS = (
 RESOLVED = [
     ("run", "fio-iops-basics", "lab-vm-dm0-ioping"),
     ("run", "vm-vs-bare-metal", "r730-host-4k-seq-read"),
-    ("run", "ssd-cloud-disks-lvm-raid", "essd-vda-4k-random-read-write"),
+    ("run", "ssd-cloud-disks-lvm-raid", "essd-vda-runs-4k-random-read-write"),
     ("command", "vm-vs-bare-metal", "r730-host-mbw"),
     ("comparison", "ssd-cloud-disks-lvm-raid", "pl3-vs-local"),
 ]
@@ -92,7 +96,7 @@ def test_the_export_resolves_old_ids_and_slugs_as_the_wiki_does(ingested):
     # The report itself by its old slug: `perfwiki export ssd-san-hdd-cloud-disks` exports it.
     summary = export(ROOT, "ssd-san-hdd-cloud-disks", "md", WIKI)
     assert summary == export(ROOT, "ssd-cloud-disks-lvm-raid", "md", WIKI)
-    assert f"{WIKI}runs/ssd-cloud-disks-lvm-raid/essd-vda-4k-random-read-write/" in summary
+    assert f"{WIKI}runs/ssd-cloud-disks-lvm-raid/essd-vda-runs-4k-random-read-write/" in summary
 
 
 def test_an_alias_naming_a_run_as_old_is_a_problem():

@@ -115,7 +115,7 @@ def test_ingest_warns_names_the_line_and_keeps_going(wiki):
     lines = result.stderr.splitlines()
     raw = "content/reports/cache-check/raw/build-vm-vda"
     assert (
-        f"{raw}/fill.txt:9: warning: run build-vm-vda-fill: job fill ended with err=28 (No space left on device)"
+        f"{raw}/fill.txt:9: warning: run build-vm-vda-fill-fill: job fill ended with err=28 (No space left on device)"
         in (" ".join(lines))
     )
     # The summary claims QD16; every run ran at QD1 (psync).

@@ -196,7 +196,7 @@ def test_seed_002_lvm_raid0_and_pl3(reports):
     fio = comparison(document, "hygon33-fio")
     assert fio["columns"][0]["refused"] == [
         {
-            "run": "hygon33-raid0-4nvme-ebs-4k-randwrite-test",
+            "run": "hygon33-raid0-4nvme-runs-ebs-4k-randwrite-test",
             "environment": "hygon33-raid0-4nvme",
             # sync, and buffered libaio, both run at QD1 whatever iodepth says: the depth in effect is the same.
             "reason": "I/O mode direct, not buffered; engine sync, not libaio",

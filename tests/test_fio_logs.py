@@ -152,7 +152,13 @@ def test_json_plus_bins_are_kept_by_latency():
 def test_the_example_captured_here_carries_logs_and_bins():
     run = json.loads(
         (
-            ROOT / "site" / "static" / "runs" / "build-vm-disk-quiet" / "build-vm-vda-randwrite-logged" / "index.json"
+            ROOT
+            / "site"
+            / "static"
+            / "runs"
+            / "build-vm-disk-quiet"
+            / "build-vm-vda-fio-logs-20261124-234311-randwrite-logged"
+            / "index.json"
         ).read_text()
     )
     kinds = {entry["kind"] for entry in run["metrics"]["logs"]}

@@ -292,7 +292,7 @@ def test_source_lines_point_at_command_and_last_output_line(runs):
 def test_ids_are_unique_slugs(runs):
     ids = [run.id for run in runs]
     assert len(set(ids)) == 12
-    assert ids[0] == "sequential-write-bandwidth-test"
+    assert ids[0] == "fio-bandwidth-iops-latency-sequential-write-bandwidth-test"  # named for its file
 
 
 def test_golden(runs, update_goldens):

@@ -13,7 +13,7 @@ from perfwiki.pages import history
 from perfwiki.pages.index import report_date
 from support import ROOT, perfwiki_command
 
-RANDREAD = "fio-read-randread-4096-16-direct-libaio-file"
+RANDREAD = "fio-read-randread-4096-16-1-direct-libaio-file"
 
 
 def run(report: str, iops: float, env: str = "e", name: str = "r") -> dict:

@@ -52,7 +52,7 @@ def test_example_report_ingests_twelve_runs(site):
     assert document["environments"] == ["nvme-raw", "nvme-ext4"]
     runs = [run for run in document["runs"] if run["environment"] == "nvme-raw"]
     assert len(runs) == 12
-    assert runs[0]["id"] == "nvme-raw-sequential-write-bandwidth-test"
+    assert runs[0]["id"] == "nvme-raw-fio-bandwidth-iops-latency-sequential-write-bandwidth-test"
     assert runs[0]["environment"] == "nvme-raw"
     assert runs[0]["source"]["path"] == f"content/reports/{REPORT}/raw/nvme-raw/fio-bandwidth-iops-latency.md"
     raw = site / runs[0]["source"]["path"]
@@ -100,7 +100,9 @@ def test_ingest_is_byte_identical_cold_warm_and_on_one_core(site):
     everything = published(site)
     assert ingest(site).returncode == 0  # everything from the cache
     assert tree_digest(site / "data") == first
-    shutil.rmtree(site / "data")  # written again from the cache, with the other trees
+    shutil.rmtree(
+        (site / "data").resolve()
+    )  # the generation's data/: written again from the cache, with the other trees
     assert ingest(site).returncode == 0
     assert published(site) == everything
     shutil.rmtree(site / ".perfwiki-cache")
@@ -267,8 +269,13 @@ def test_a_crash_while_staging_leaves_the_previous_data_intact(site, monkeypatch
     monkeypatch.setattr(ingest_module, "write_files", stage_then_fail)
     with pytest.raises(KeyboardInterrupt):
         ingest_module.ingest(site, workers=1, out=None)
-    assert len(staged) == 4 and any(folder.endswith(".data.new") for folder in staged)
+    assert len(staged) == 4 and any(folder.endswith("/data") for folder in staged)
     assert tree_digest(site / "data") == before
+    # The generation it was building is gone; the one in use and its link are all there is.
+    assert {entry.name for entry in (site / ".perfwiki-publish").iterdir()} == {
+        "current",
+        (site / ".perfwiki-publish" / "current").readlink().name,
+    }
     monkeypatch.undo()
     assert ingest(site).returncode == 0
     assert tree_digest(site / "data") != before  # the change is in, whole
@@ -279,7 +286,9 @@ def test_a_second_ingest_with_nothing_new_writes_nothing(site):
     inodes = {path: path.stat().st_ino for path in (site / "data").rglob("*")}
     assert ingest(site).returncode == 0
     assert {path: path.stat().st_ino for path in (site / "data").rglob("*")} == inodes
-    shutil.rmtree(site / "data")  # a missing data/ is written again, from the cache
+    shutil.rmtree((site / "data").resolve())  # a missing data/ is written again, from the cache
+    assert ingest(site).returncode == 0 and (site / "data" / "reports" / f"{REPORT}.json").is_file()
+    (site / "data").unlink()  # the link alone: made again, nothing written
     assert ingest(site).returncode == 0 and (site / "data" / "reports" / f"{REPORT}.json").is_file()
 
 
@@ -303,13 +312,21 @@ def test_a_change_to_one_report_leaves_the_files_of_the_others_as_they_were(site
     assert now[f"data/reports/{REPORT}.json"] != before[f"data/reports/{REPORT}.json"]  # the edited file's sha256
 
 
-def test_an_interrupted_swap_is_recovered(site):
+def test_what_an_ingest_before_generations_left_is_replaced(site):
     assert ingest(site).returncode == 0
-    before = tree_digest(site / "data")
-    (site / "data").rename(site / ".data.old")  # as if killed between the two renames
+    before = published(site)
+    # The folders of an older perfwiki, killed between two of its renames: data/ a folder, runs/ gone.
+    shutil.copytree(site / "data", site / ".data.new")
+    shutil.copytree(site / "site/static/runs", site / ".runs.old")
+    shutil.copytree(site / "site/static/reports", site / ".raw.new")
+    shutil.rmtree(site / ".perfwiki-publish")
+    for place in ("data", "site/static/runs", "site/static/reports"):
+        (site / place).unlink()
+    shutil.copytree(site / ".data.new", site / "data")
     assert ingest(site).returncode == 0
-    assert tree_digest(site / "data") == before
-    assert not (site / ".data.old").exists()
+    assert published(site) == before
+    assert all((site / place).is_symlink() for place in ("data", "site/static/runs", "site/static/reports"))
+    assert [path.name for path in site.iterdir() if path.name.endswith((".new", ".old"))] == []
 
 
 def test_report_folder_that_is_not_a_slug_is_refused(site):
@@ -331,9 +348,9 @@ def test_the_same_job_pasted_twice_gets_distinct_stable_ids(site):
     document = load_report(site, REPORT)
     ids = [run["id"] for run in document["runs"] if run["environment"] == "nvme-raw"]
     assert len(ids) == 24 and len(set(ids)) == 24
-    # Files are read in name order: fio-bandwidth-... first, so it keeps the plain ids.
-    assert ids[0] == "nvme-raw-sequential-write-bandwidth-test"
-    assert ids[12] == "nvme-raw-sequential-write-bandwidth-test-2"
+    # Each file's runs are named for it: neither file's ids depend on the other being there.
+    assert ids[0] == "nvme-raw-fio-bandwidth-iops-latency-sequential-write-bandwidth-test"
+    assert ids[12] == "nvme-raw-fio-repeat-sequential-write-bandwidth-test"
     raw = [run for run in document["runs"] if run["environment"] == "nvme-raw"]
     assert raw[12]["source"]["path"].endswith("fio-repeat.md")
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import html
 import re
-import shutil
 import subprocess
 from html.parser import HTMLParser
 from pathlib import Path
@@ -17,7 +16,7 @@ import pytest
 
 from perfwiki.ingest import load_report
 from perfwiki.portable import ExportError, export
-from support import ROOT, copy_site_sources, nameless_header_cells, perfwiki_command
+from support import ROOT, copy_published, copy_site_sources, nameless_header_cells, perfwiki_command
 
 REPORT = "nvme-raw-vs-ext4"
 WIKI = "https://wiki.example/perf/"
@@ -51,7 +50,8 @@ def test_markdown_summary_has_the_verdicts_tables_and_exact_commands(ingested):
     run = f"{WIKI}runs/{REPORT}"
     assert (
         "| Sequential write: bandwidth (MiB/s, higher is better)"
-        f" | [927MiB/s]({run}/nvme-raw-sequential-write-bandwidth-test/)"  # as fio printed it
+        # as fio printed it
+        f" | [927MiB/s]({run}/nvme-raw-fio-bandwidth-iops-latency-sequential-write-bandwidth-test/)"
         f" | [1,853 MiB/s]({run}/nvme-ext4-sequential-write-bandwidth-test/) (200%) *manual*"
         " (not a speed result: device state, test size or a cache, not the file system) |"
     ) in text
@@ -65,13 +65,18 @@ def test_markdown_summary_says_what_changed_since_an_earlier_report(ingested):
     text = export(ingested, "build-vm-disk-busy", "md", WIKI)
     since = text[text.index("## Since earlier reports") : text.index("## Results")]
     assert since.count("- **regression**, build-vm-vda, fio: direction") == 2
-    assert f"[build-vm-disk-quiet]({WIKI}runs/build-vm-disk-quiet/build-vm-vda-randread-logged/)" in since
+    assert (
+        f"[build-vm-disk-quiet]({WIKI}runs/build-vm-disk-quiet/build-vm-vda-fio-logs-20261124-234311-randread-logged/)"
+        in since
+    )
     assert "IOPS 92,251 → 19,808 (−78.5 %)" in since
     # The author's text, which says what changed between the passes, with its links made absolute.
     notes = text[text.index("## Notes") :]
     assert "`dd if=/dev/zero bs=1M oflag=direct`" in notes
     assert f"[Build VM disk, quiet]({WIKI}reports/build-vm-disk-quiet/)" in notes
-    assert f"({WIKI}runs/build-vm-disk-busy/build-vm-vda-randread-logged/) (IOPS 19,808" in notes
+    assert (
+        f"({WIKI}runs/build-vm-disk-busy/build-vm-vda-fio-logs-20261124-234359-randread-logged/) (IOPS 19,808" in notes
+    )
     page = export(ingested, "build-vm-disk-busy", "html", WIKI)
     assert page.count("<strong>IOPS 92,251 → 19,808 (−78.5 %)</strong>") == 1
 
@@ -112,11 +117,15 @@ def test_html_export_renders_the_narrative_and_its_citations(ingested):
     assert "<code>libaio</code> and <code>direct=1</code>" in page  # python-markdown
     assert "<li>At queue depth 4096 the latency figures are dominated by queueing" in page
     cited = re.search(r'<span class="cite-run">(.*?)</span>;', page, re.S).group(1)
-    assert f'<a href="{WIKI}runs/{REPORT}/nvme-raw-sequential-write-bandwidth-test/">' in cited
+    assert (
+        f'<a href="{WIKI}runs/{REPORT}/nvme-raw-fio-bandwidth-iops-latency-sequential-write-bandwidth-test/">' in cited
+    )
     assert "IOPS <strong>872</strong> · Bandwidth <strong>927MiB/s</strong>" in cited  # as fio printed them
     command = re.search(r'<code id="cited-command-0" class="language-sh">(.*?)</code>', page, re.S).group(1)
     exact = next(
-        run["command"] for run in runs_with_commands(REPORT) if run["id"] == "nvme-raw-sequential-write-bandwidth-test"
+        run["command"]
+        for run in runs_with_commands(REPORT)
+        if run["id"] == "nvme-raw-fio-bandwidth-iops-latency-sequential-write-bandwidth-test"
     )
     assert re.sub(r"<[^>]+>", "", command) == exact
     assert page.count('id="cmp-raw-device-summary"') == 1
@@ -156,7 +165,7 @@ def test_every_command_of_the_report_is_in_the_html_export(ingested):
 def citing_copy(tmp_path, ingested) -> Path:
     (tmp_path / "site").mkdir()
     site = copy_site_sources(tmp_path / "site")
-    shutil.copytree(ROOT / "data", site / "data")
+    copy_published(ROOT, site)
     return site
 
 
@@ -204,6 +213,6 @@ def test_an_unknown_report_or_a_site_not_ingested_is_refused(citing_copy):
         ExportError, match="no such report; the reports are: build-vm-disk-busy, build-vm-disk-quiet, fio-"
     ):
         export(citing_copy, "nope", "md")
-    shutil.rmtree(citing_copy / "data")
+    (citing_copy / "data").unlink()  # a symlink into the published generation (publish.py)
     with pytest.raises(ExportError, match=r"missing: run `perfwiki ingest`"):
         export(citing_copy, REPORT, "md")

@@ -63,10 +63,10 @@ def test_twins_keep_their_number_when_one_of_them_is_renamed(ingested):
     The fourth stays '-4' (the narrative of essd-pl3-vdb's page cites it) while the middle two say what they ran."""
     runs = [run for run in example_runs("ssd-cloud-disks-lvm-raid").values() if run["environment"] == "essd-pl3-vdb"]
     assert [(run["id"], run["params"]["rw"]) for run in runs] == [
-        ("essd-pl3-vdb-ebs-4k-randwrite-test", "randwrite"),
-        ("essd-pl3-vdb-4k-random-read", "randread"),
-        ("essd-pl3-vdb-4k-random-read-write", "randrw"),
-        ("essd-pl3-vdb-ebs-4k-randwrite-test-4", "randwrite"),
+        ("essd-pl3-vdb-runs-ebs-4k-randwrite-test", "randwrite"),
+        ("essd-pl3-vdb-runs-4k-random-read", "randread"),
+        ("essd-pl3-vdb-runs-4k-random-read-write", "randrw"),
+        ("essd-pl3-vdb-runs-ebs-4k-randwrite-test-4", "randwrite"),
     ]
 
 

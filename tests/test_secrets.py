@@ -376,7 +376,7 @@ def test_no_secret_reaches_data_static_exports_or_the_built_site(leaked_site):
     assert leaks == {}
     published = (site / "site" / "static" / RAW.removeprefix("content/")).read_text(encoding="utf-8")
     assert published.count("\n") == TRANSCRIPT.count("\n") and "[REDACTED:private-key]" in published
-    run_json = site / "site" / "static" / "runs" / REPORT / "r730-host-sysbench" / "index.json"
+    run_json = site / "site" / "static" / "runs" / REPORT / "r730-host-leaked-credentials-sysbench" / "index.json"
     assert "--mysql-password='[REDACTED:password]'" in run_json.read_text(encoding="utf-8")
     # The prose is the author's: published as written, and reported above.
     assert PROSE_SECRET in (site / "public" / "reports" / REPORT / "index.html").read_text(encoding="utf-8")

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from perfwiki.extract import extract_text
+from perfwiki.model import Source
 from perfwiki.segments import invoked_tool, split, strip_prompt
+from support import FIXTURES
 
 
 def test_markdown_headings_and_bold_lines_label_the_fenced_command():
@@ -45,7 +48,7 @@ def test_transcript_comments_label_commands_and_prompts_are_stripped():
     assert [(s.label, s.command, s.tool_hint) for s in segments] == [
         ("4KB随机读", "fio --name=r --rw=randread", "fio"),
         ("4KB随机写", "fio --name=w --rw=randwrite", "fio"),
-        ("4KB随机写", "c:\\fio\\fio\\fio --name=win", "fio"),
+        (None, "c:\\fio\\fio\\fio --name=win", "fio"),  # a label names the next run only
     ]
     assert [line.text for line in segments[1].lines] == ["output two"]
 
@@ -131,3 +134,30 @@ def test_a_hash_line_naming_a_tool_is_a_comment_unless_it_has_arguments():
     assert (first.label, first.command) == ("sysbench cpu", "sysbench cpu --time=1 run")
     assert second.command == "fio -bs=4k -rw=read"  # arguments: a command behind a root prompt
     assert third.command == "iostat 1"  # the prompt glued to the tool: a command
+
+
+def test_a_comment_label_names_the_next_run_only_not_the_tools_after_it():
+    """Issue 30: a '# label' above a fio run was inherited by the dd and iperf3 runs pasted after it.
+    Real captures: the labelled direct-I/O fio run of fio-3.33-randread-direct-then-buffered.txt,
+    then debian12-dd.txt and debian12-iperf3.txt, as one transcript; a `cd` in between runs no tool."""
+    fio = (FIXTURES / "fio" / "fio-3.33-randread-direct-then-buffered.txt").read_text(encoding="utf-8")
+    labelled = fio.split("\n# 4 KiB random read, buffered")[0]  # its first run: the comment, command, output
+    text = "\n".join(
+        [
+            labelled.rstrip("\n"),
+            "$ cd /tmp",
+            (FIXTURES / "dd" / "debian12-dd.txt").read_text(encoding="utf-8").rstrip("\n"),
+            (FIXTURES / "iperf3" / "debian12-iperf3.txt").read_text(encoding="utf-8").rstrip("\n"),
+            "# loopback again",
+            "$ cd /tmp",  # runs no tool: the label waits for the run below it
+            (FIXTURES / "iperf3" / "debian12-iperf3.txt").read_text(encoding="utf-8").rstrip("\n"),
+        ]
+    )
+    runs = extract_text(text, Source("transcript.txt", 1, 1, "0" * 64)).runs
+    assert [(run.tool, run.label) for run in runs] == [
+        ("fio", "4 KiB random read, direct I/O"),
+        ("dd", None),
+        ("iperf3", None),
+        ("iperf3", "loopback again"),
+    ]
+    assert runs[0].params["name"] == "randread-direct" and runs[1].metrics["bytes"] == 8388608

@@ -25,7 +25,10 @@ NOT_OUTPUT = {".fio"}
 
 def fixtures_of(tool: str) -> list[Path]:
     folder = FIXTURES / tool
-    return sorted(path for path in folder.iterdir() if path.suffix not in NOT_OUTPUT) if folder.is_dir() else []
+    if not folder.is_dir():
+        return []
+    # A folder's README.md says how its captures were made.
+    return sorted(path for path in folder.iterdir() if path.suffix not in NOT_OUTPUT and path.name != "README.md")
 
 
 ALL = [(tool.name, path) for tool in tools.REGISTRY for path in fixtures_of(tool.name)]

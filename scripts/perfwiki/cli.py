@@ -76,6 +76,7 @@ def cmd_parse(args: argparse.Namespace) -> int:
 
 def cmd_ingest(args: argparse.Namespace) -> int:
     from .ingest import ingest
+    from .publish import PublishError
     from .redact import ConfigError
 
     root = _site_root(args.root)
@@ -83,6 +84,9 @@ def cmd_ingest(args: argparse.Namespace) -> int:
         result = ingest(root, workers=args.jobs)
     except ConfigError as error:
         print(f"{error}; data/ left as it was", file=sys.stderr)
+        return 2
+    except PublishError as error:  # a full disk: says so, and that the site is the one before
+        print(f"perfwiki ingest: {error}", file=sys.stderr)
         return 2
     for problem in result.problems:
         print(problem, file=sys.stderr)
@@ -92,6 +96,28 @@ def cmd_ingest(args: argparse.Namespace) -> int:
         f"ingested {result.run_count} runs in {len(result.reports)} reports into {root / 'data'}"
         + (f"; {len(errors)} problems" if errors else "")
         + (f"; {warnings} warning{'s' if warnings != 1 else ''}" if warnings else ""),
+        file=sys.stderr,
+    )
+    return 1 if errors else 0
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    """Exit 1 when any file has an error (warnings do not count): what ingest would leave out."""
+    from . import content, validate
+
+    root = _site_root(args.root)
+    bundles, problems = content.bundles(root)
+    checked = validate.site(root, bundles, deep=True)
+    problems += checked.problems
+    for problem in problems:
+        print(problem, file=sys.stderr)
+    errors = sum(problem.severity == "error" for problem in problems)
+    warnings = len(problems) - errors
+    said = [f"{errors} error{'s' if errors != 1 else ''}"] if errors else []
+    said += [f"{warnings} warning{'s' if warnings != 1 else ''}"] if warnings else []
+    print(
+        f"checked {checked.report_count} reports, {checked.environment_count} environment pages "
+        f"and {checked.suite_count} bench suites: {', '.join(said) or 'no problems'}",
         file=sys.stderr,
     )
     return 1 if errors else 0
@@ -322,6 +348,10 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("--wiki", help="the wiki's address, for links back to it (default: hugo.toml's baseURL)")
     export.add_argument("--root", help="site root (default: nearest folder with hugo.toml)")
     export.set_defaults(func=cmd_export)
+
+    check = sub.add_parser("check", help="check every report, environment page and bench suite; writes nothing")
+    check.add_argument("--root", help="site root (default: nearest folder with hugo.toml)")
+    check.set_defaults(func=cmd_check)
 
     ingest_cmd = sub.add_parser("ingest", help="read content/, write data/")
     ingest_cmd.add_argument("--root", help="site root (default: nearest folder with hugo.toml)")

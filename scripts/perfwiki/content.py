@@ -36,16 +36,42 @@ class Bundle:
         return self.index_path.parent / ALIASES_FILE
 
 
-def read_front_matter(path: Path) -> dict[str, Any]:
-    """YAML front matter of a markdown file ({} when it has none)."""
-    text = path.read_text(encoding="utf-8-sig")
+class FrontMatterError(ValueError):
+    """Front matter that cannot be read, and the line where it goes wrong (validate.py says more)."""
+
+    def __init__(self, line: int, message: str) -> None:
+        super().__init__(message)
+        self.line = line
+
+
+def front_matter_text(text: str) -> str | None:
+    """The YAML between a page's opening '---' and the next '---' line (None when it has none).
+
+    It starts with the rest of the opening line, so a YAML mark's line + 1 is the line in the file.
+    """
     if not text.startswith("---"):
-        return {}
+        return None
     end = text.find("\n---", 3)
-    if end < 0:
+    return text[3:end] if end >= 0 else None
+
+
+def read_front_matter(path: Path) -> dict[str, Any]:
+    """YAML front matter of a markdown file ({} when it has none); FrontMatterError when it cannot be read."""
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise FrontMatterError(1, f"not UTF-8 text (byte {exc.start}): save it as UTF-8") from None
+    yaml_text = front_matter_text(text)
+    if yaml_text is None:
         return {}
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml: every ingest reads every front matter
-    loaded = yaml.load(text[3:end], Loader=loader)
+    try:
+        loaded = yaml.load(yaml_text, Loader=loader)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        raise FrontMatterError(mark.line + 1 if mark else 1, f"front matter is not valid YAML: {exc.problem}") from None
+    except (yaml.YAMLError, ValueError) as exc:  # ValueError: a date such as 2021-13-45
+        raise FrontMatterError(1, f"front matter cannot be read: {' '.join(str(exc).split())}") from None
     return loaded if isinstance(loaded, dict) else {}
 
 

@@ -184,39 +184,82 @@ def _extract_transcript(text: str, source: Source, out: Extracted, finish: Calla
     out.runs = []
 
 
-def assign_ids(runs: list[Run], retired: Collection[str] = ()) -> None:
-    """Give every run a stable slug id, unique in the list: '<environment>-<name>', '-N' for the N-th.
+def assign_ids(runs: list[Run], retired: Collection[str] = ()) -> list[Problem]:
+    """Give every run a slug id made from its own file alone: '<environment>-<file>-<name>', '-N' for the N-th.
 
-    The name is the run's own (a fio job name, a label) when it tells the truth, else one made
-    from its parameters (`Tool.id_name`: a job 'random-read' run with rw=read is '4k-seq-read').
-    N counts the runs of the environment that gave that same name, in file order, whatever name
-    each then took: the fourth job named 'EBS 4K randwrite test' is '-4' even when the second and
-    third were renamed for what they really did, so a run keeps its id when another's is
-    corrected. Runs renamed from their parameters are counted among the runs renamed alike.
+    An id is an address prose cites, so nothing outside the run's own file may move it: adding,
+    removing or renaming another raw file changes no id (issue 30). It is made of
+    - the environment (the folder under raw/) and the file's path within it, its extension
+      dropped (`_file_part`): left out when the file is named for the run's tool (fio.txt,
+      iperf3.md) or is manual.yaml, so '<environment>-<name>' stays what most reports cite;
+    - the run's name: its own (a fio job name, a label) when it tells the truth, else one made
+      from its parameters (`Tool.id_name`: a job 'random-read' run with rw=read is '4k-seq-read');
+    - N, the ordinal among the runs of that file that gave that same name, in file order,
+      whatever name each then took: the fourth job named 'EBS 4K randwrite test' is '-4' even
+      when the second and third were renamed for what they really did, so a run keeps its id
+      when another's is corrected. Runs renamed from their parameters are counted among the
+      runs renamed alike.
+    Three files each holding a 'randread' job give '<env>-<file1>-randread', '<env>-<file2>-randread'...
 
     No run is given a `retired` id (the old ids of the report's aliases.yaml, aliases.py): the
     next number is taken instead, so an address once published never comes to mean another run.
+
+    Two files can still spell one id (fio.md and fio.txt, or 'a.md' with job 'b-c' beside 'a-b.md'
+    with job 'c'): the run of the file that comes later gets the next number, and each such run is
+    a problem returned here, since its id then depends on the other file.
     """
-    taken: set[str] = {run.id for run in runs if run.id} | set(retired)
-    # Runs counted so far per name given and per name made from parameters: the next N is one
+    taken: dict[str, str] = {run.id: run.source.path for run in runs if run.id}
+    taken.update((old, "") for old in retired if old not in taken)
+    problems: list[Problem] = []
+    # Runs counted so far per file and name given or made from parameters: the next N is one
     # more, never a search through the ids before it (300 runs of one job once took 45,000 tries).
-    counted: dict[tuple[str, str], int] = {}
+    counted: dict[tuple[str, str, str], int] = {}
     for run in runs:
         if run.id:
             continue
         tool = tools.get(run.tool)
+        path = run.source.path
         given, told = tool.run_name(run), tool.id_name(run)
         given_base, base = _id_base(run, given, tool.name), _id_base(run, told, tool.name)
-        counted["given", given_base] = number = counted.get(("given", given_base), 0) + 1
+        counted[path, "given", given_base] = number = counted.get((path, "given", given_base), 0) + 1
         if told != given:
-            counted["made", base] = number = counted.get(("made", base), 0) + 1
-        candidate = base if number == 1 else f"{base}-{number}"
-        while candidate in taken:  # a name that happens to end in '-N', or an id given by hand
+            counted[path, "made", base] = number = counted.get((path, "made", base), 0) + 1
+        candidate = wanted = base if number == 1 else f"{base}-{number}"
+        clash = None
+        while candidate in taken:  # a name that happens to end in '-N', a retired id, another file's id
+            if taken[candidate] not in ("", path) and clash is None:
+                clash = taken[candidate]
             number += 1
             candidate = f"{base}-{number}"
+        if clash is not None:
+            message = (
+                f"run id {wanted!r} is also made from {clash}: this run is {candidate!r} while that file is there; "
+                "rename one of the files (or the job) so their ids differ"
+            )
+            problems.append(Problem(path, run.source.line_start, message, "warning"))
         run.id = candidate
-        taken.add(candidate)
+        taken[candidate] = path
+    return problems
+
+
+def _file_part(run: Run, tool: str) -> str:
+    """What of its raw file a run's id names: the path within the environment's folder, extension dropped.
+
+    Left out ('') for a file named for the run's tool or manual.yaml: one file per tool is how
+    most reports are laid out, and their ids need no more than '<environment>-<name>'.
+    """
+    path = run.source.path.replace("\\", "/")
+    if "/raw/" not in path:  # a file outside a report (`perfwiki parse`): no address to keep apart
+        return ""
+    within = path.split("/raw/", 1)[1].split("/", 1)[-1]
+    if within.rsplit("/", 1)[-1] in manual.FILE_NAMES:
+        return ""
+    folder, _, name = within.rpartition("/")
+    stem = name.rsplit(".", 1)[0] if "." in name.lstrip(".") else name
+    part = slug(f"{folder}/{stem}")
+    return "" if part == slug(tool) else part
 
 
 def _id_base(run: Run, name: str, tool: str) -> str:
-    return slug(f"{run.environment}-{name}" if run.environment else name) or tool
+    words = [run.environment or "", _file_part(run, tool), name]
+    return slug("-".join(word for word in words if word)) or tool

@@ -1,14 +1,17 @@
 """Writing files and folders so that a crash or Ctrl-C never leaves half of one behind.
 
-Every atomic write of perfwiki goes through here: a file (`write_atomically`), and a folder
-built beside the one it replaces (`write_files` into it, then `swap_in`).
+Every atomic write of perfwiki goes through here: a file (`write_atomically`), and the files of a
+publishing generation (`write_files`, `copy_file`; `publish` makes the generation current).
 """
 
 from __future__ import annotations
 
+import fcntl
 import os
 import shutil
 from pathlib import Path
+
+from .publish import crash_point
 
 
 def write_atomically(target: Path, data: bytes | str) -> None:
@@ -24,6 +27,10 @@ def write_atomically(target: Path, data: bytes | str) -> None:
             target.parent.mkdir(parents=True, exist_ok=True)
             _write_file(temporary, encoded)
         os.replace(temporary, target)
+    except OSError as exc:
+        temporary.unlink(missing_ok=True)
+        # Named by the target: write(2) failing for a full disk names no file, and the temporary name is ours.
+        raise OSError(exc.errno, exc.strerror, os.fspath(target)) from exc
     except BaseException:
         temporary.unlink(missing_ok=True)
         raise
@@ -47,46 +54,92 @@ def _write_file(path: str | Path, data: bytes, flags: int = _REPLACED) -> None:
 
 
 def write_files(folder: str, files: dict[str, bytes], published: str | None = None) -> None:
-    """Files into a staging folder (a crash leaves a folder nobody reads, never half of a published one).
+    """Files into a generation being built (a crash leaves a folder nobody reads, never half of a published one).
 
-    With `published`, the folder where the same files were published last: each is a hard link
-    to it there, and written only when it is not there (deleted by hand, on another file system).
-    Plain strings, and each subfolder made once: a report's files are thousands of small ones
-    (three a run), and pathlib's joins and a mkdir per file cost more than writing them.
+    With `published`, the folder of the generation in use, where the same files are: each is a
+    hard link to it there (published copies only, never a file under content/), and written only
+    when it is not there (deleted by hand, on another file system). Plain strings, and each
+    subfolder made once: a report's files are thousands of small ones (three a run), and
+    pathlib's joins and a mkdir per file cost more than writing them.
     """
     made: set[str] = set()
     for name, data in files.items():
         path = f"{folder}/{name}"
         parent = path.rpartition("/")[0]
         if parent not in made:
-            os.makedirs(parent, exist_ok=True)
+            _named(os.makedirs, parent, exist_ok=True)
             made.add(parent)
+        crash_point("staged")
         if published is not None:
             try:
                 os.link(f"{published}/{name}", path)
                 continue
             except OSError:
                 pass
-        _write_file(path, data, _NEW)
+        _named(_write_file, path, data, _NEW)
+
+
+def copy_file(source: str, target: str) -> None:
+    """A copy of a file that people may edit (a raw file under content/), never a link to it.
+
+    A reflink where the file system shares blocks (btrfs, XFS: no data copied, and writing either
+    file leaves the other as it was), else the kernel's own copy (copy_file_range/sendfile).
+    """
+    crash_point("staged")
+    try:
+        with open(source, "rb") as src, open(target, "xb") as dst:
+            try:
+                fcntl.ioctl(dst.fileno(), _FICLONE, src.fileno())
+            except OSError:
+                _send(src, dst)
+    except OSError as exc:
+        if exc.filename is None:
+            raise OSError(exc.errno, exc.strerror, target) from exc
+        raise
+
+
+# The Linux ioctl that makes `dst` share `src`'s blocks (<linux/fs.h>: _IOW(0x94, 9, int)).
+_FICLONE = 0x40049409
+
+
+def _send(src, dst) -> None:
+    """The whole file through sendfile(2), as shutil.copyfile does on Linux."""
+    size, offset = os.fstat(src.fileno()).st_size, 0
+    while offset < size:
+        sent = os.sendfile(dst.fileno(), src.fileno(), offset, size - offset)
+        if sent == 0:
+            break
+        offset += sent
+
+
+def _named(call, path: str, *args, **kwargs) -> None:
+    """call(path, ...), its OSError naming the path: write(2) failing for a full disk names no file."""
+    try:
+        call(path, *args, **kwargs)
+    except OSError as exc:
+        if exc.filename is None:
+            raise OSError(exc.errno, exc.strerror, path) from exc
+        raise
 
 
 def recover(target: Path, previous: Path) -> None:
-    """A crash between the two renames of `swap_in` leaves only the previous folder: put it back."""
+    """A crash between the two renames of `swap_in` leaves only the previous folder: put it back.
+
+    For one folder on its own (the development server's search index, searchindex.py); ingest's
+    trees switch together as a generation (publish.py).
+    """
     if not target.exists() and previous.exists():
         os.rename(previous, target)
 
 
 def swap_in(staging: Path, target: Path, previous: Path) -> None:
-    """Replace `target` by the fully built `staging` folder: two renames, then the old one goes."""
+    """Replace `target` by the fully built `staging` folder: two renames, then the old one goes.
+
+    A `previous` left by a crash after both renames is removed first: renaming onto a folder
+    that is not empty fails (ENOTEMPTY), which wedged every later swap.
+    """
     if target.exists():
+        shutil.rmtree(previous, ignore_errors=True)
         os.rename(target, previous)
     os.rename(staging, target)
     shutil.rmtree(previous, ignore_errors=True)
-
-
-def link_or_copy(built: str, target: str) -> None:
-    """Put a file that is already on disk (a raw file) into a staging tree: a hard link, else a copy."""
-    try:
-        os.link(built, target)
-    except OSError:
-        shutil.copyfile(built, target)

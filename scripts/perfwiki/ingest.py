@@ -5,9 +5,10 @@ every report's documents (`pages`), and swaps the result into data/, the publish
 raw files and each report's JSON and CSV exports into site/static/reports/, and each
 run's CSV and JSON and the list of every run into site/static/runs/.
 
-- Atomic: the whole data/ tree is built beside the old one and swapped in (`files`), so
-  a crash, Ctrl-C or a bad file never leaves a half-written data/ behind, and a file
-  that fails does not stop the others from being published.
+- Atomic: data/ and the two published static trees are built as one new generation beside
+  the one in use and switched together by one rename (`publish`), so a crash, Ctrl-C, a full
+  disk or a bad file never leaves a half-written or mismatched site behind, and a file that
+  fails does not stop the others from being published.
 - Incremental: a raw file's runs are cached by its sha256 and the code version, a
   report's documents by everything they are made from (`cache`); unchanged work is not
   redone.
@@ -19,21 +20,23 @@ run's CSV and JSON and the list of every run into site/static/runs/.
 from __future__ import annotations
 
 import contextlib
+import errno
 import fcntl
 import os
-import shutil
 import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
-from . import aliases, artefacts, cache, claims, compare, content, datafile, exports, naming, progress, tools
+from . import aliases, artefacts, cache, claims, compare, content, datafile, exports, naming, progress, publish, tools
+from . import renames as run_renames  # on a line of its own: the shared line above stays as it was
 from . import secrets as secret_patterns
+from . import validate as validation  # on a line of its own too
 from .cache import Cache
 from .decode import binary_at, decode, refused
-from .extract import assign_ids, extract, extract_text
-from .files import link_or_copy, recover, swap_in, write_atomically, write_files
+from .extract import extract, extract_text
+from .files import copy_file, write_atomically, write_files
 from .model import Problem, Run, Source, published_path, sha256_file, sha256_hex
 from .pages import index as index_pages
 from .pages.raw import view as raw_view
@@ -45,16 +48,14 @@ if TYPE_CHECKING:
     from concurrent.futures import Executor
 
 # The published copies of the raw files (redacted when the site asks for it), served by Hugo
-# from site/static: hugo.toml does not publish content/reports/*/raw/ itself. Each report's
-# exports (index.json, index.csv) are published beside them.
-PUBLISHED_RAW = Path("site") / "static" / "reports"
+# from the current generation (`publish`): hugo.toml does not publish content/reports/*/raw/
+# itself. Each report's exports (index.json, index.csv) are published beside them.
+PUBLISHED_RAW = publish.PUBLISHED["raw"]
 # Each run's index.csv and index.json, served beside its page, and the list of every run the
 # /runs/ page and the search fall-back read: files Hugo copies cost it nothing to build.
-PUBLISHED_RUNS = Path("site") / "static" / "runs"
-# The trees ingest publishes, by the name a report's files are filed under (Files): each is built
-# in a staging folder beside it (.data.new, ...) and swapped in whole.
-TREES = {"data": Path("data"), "raw": PUBLISHED_RAW, "runs": PUBLISHED_RUNS}
-STAGING = {"data": ".data", "raw": ".raw", "runs": ".runs"}
+PUBLISHED_RUNS = publish.PUBLISHED["runs"]
+# A disk or quota full: the error says so, whatever was being written.
+_FULL = (errno.ENOSPC, errno.EDQUOT)
 
 # A report's published files (and the site index's): {tree name: {path in the tree: bytes}}.
 # The cache keeps them as one entry a report ("files"), not a file per file: a cold ingest wrote
@@ -97,13 +98,14 @@ class ReportJob:
     aliases_text: str | None = None
     former_slugs: list[str] = field(default_factory=list)
     key: str = ""
-    # The staging folders by tree name (TREES), when this ingest publishes: the worker that
-    # builds the report writes its files there itself, and the cache keeps them as one entry.
+    # The new generation's folders by tree name (publish.FOLDERS), when this ingest publishes: the
+    # worker that builds the report writes its files there itself, and the cache keeps them as one entry.
     staging: dict[str, str] | None = None
-    # Its files are in the published trees as the cache has them (the last ingest published them):
-    # linked from there, they stay one copy on disk, and the trees swapped out free no space. Written
-    # anew, a 10,000-run ingest after one change spent 13 s of system time writing and freeing them.
-    published_before: bool = False
+    # The current generation's folders, when its files are there as the cache has them (the last
+    # ingest published them): linked from there, they stay one copy on disk, and the generation
+    # replaced frees no space. Written anew, a 10,000-run ingest after one change spent 13 s of
+    # system time writing and freeing them. Raw files are copied all the same (_publish_raw_files).
+    previous: dict[str, str] | None = None
 
 
 @dataclass
@@ -137,11 +139,23 @@ def plan(root: Path) -> tuple[list[ReportJob], list[Problem]]:
     """
     rules = rules_from_config(root)
     bundles, problems = content.bundles(root)
+    # Validation first (validate.py): a report with an error is left out whole, rather than published
+    # with a shape guessed from it, and a raw file that is not text is neither read nor published.
+    checked = validation.site(root, bundles)
+    problems += checked.problems
     digests = cache.FileDigests(root)
     jobs: list[ReportJob] = []
     for bundle in bundles:
+        if bundle.slug in checked.reports:
+            problems.append(Problem(content.relative(bundle.index_path, root), 1, validation.HELD_BACK))
+            continue
+        bundle.raw_files = [(env, path) for env, path in bundle.raw_files if path not in checked.raw_files]
         raw_files = [RawFile(env, content.relative(path, root), digests.digest(path)) for env, path in bundle.raw_files]
-        front_matter = content.read_front_matter(bundle.index_path)
+        try:
+            front_matter = content.read_front_matter(bundle.index_path)
+        except content.FrontMatterError as error:  # validation reports it; this is the last guard
+            problems.append(Problem(content.relative(bundle.index_path, root), error.line, str(error)))
+            continue
         listed = [str(env) for env in front_matter.get("environments") or []]
         shown = listed + sorted({raw_file.environment for raw_file in raw_files} - set(listed))
         job = ReportJob(
@@ -194,7 +208,8 @@ def authored_leaks(root: Path, redactor: Redactor) -> list[Problem]:
     problems = []
     for path in content.authored_pages(root):
         name = content.relative(path, root)
-        text = path.read_text(encoding="utf-8-sig")
+        # errors="replace": a page that is not UTF-8 is reported by validation (validate.py), not here.
+        text = path.read_text(encoding="utf-8-sig", errors="replace")
         secret_lines = set()
         if redactor.rules.secrets:
             for found in secret_patterns.redact(text)[1]:
@@ -318,7 +333,13 @@ def build_report(root: Path, job: ReportJob) -> ReportOutcome:
             log_files.append({"source": raw_file.path, "sha256": raw_file.sha256})
     fio_logs.attach(report.runs, logs)  # a log no run wrote is published, and charted nowhere
     retired, alias_problems = aliases.read(job.aliases_path, job.aliases_text)
-    assign_ids(report.runs, retired)
+    # Ids from each run's own file; one the last ingest published otherwise is kept as an old id (renames.py).
+    digests = [run_renames.digest(run) for run in report.runs]
+    moved, id_problems = run_renames.assign(report.runs, digests, retired, run_renames.previous(root, job.slug))
+    if moved and not alias_problems:
+        retired, id_notes = run_renames.keep(root, job.aliases_path, job.aliases_text, retired, moved)
+        id_problems += id_notes
+    problems.extend(id_problems)
     table, wrong = aliases.check(job.aliases_path, retired, report.runs)
     problems.extend(alias_problems + wrong)
     report.aliases = aliases.Aliases(table, job.former_slugs)
@@ -349,6 +370,8 @@ def build_report(root: Path, job: ReportJob) -> ReportOutcome:
     # runs' at a time, as bytes, and are then let go: held whole (and as text beside the bytes) they
     # were most of the memory a report of 10,000 runs took to build (1,085 MB peak).
     with store.pieces("files", job.key) as put, _Spool(put, job.staging) as spool:
+        ledger = run_renames.ledger(report.runs, digests)
+        spool.add("data", datafile.name(f"{run_renames.LEDGER}/{job.slug}"), datafile.dump(ledger))
         for name, text in views.items():
             spool.add("data", name, text)
         spool.add("data", datafile.name(f"reports/{job.slug}"), datafile.dump(documents.document))
@@ -425,7 +448,7 @@ class _Spool:
 
     def __exit__(self, kind: object, *_: object) -> None:
         if kind is None:
-            for tree in TREES:  # every tree in the entry, as publish_report reads them, if only empty
+            for tree in publish.FOLDERS:  # every tree in the entry, as publish_report reads them, if only empty
                 self.pending.setdefault(tree, {})
             self.flush()
 
@@ -566,7 +589,23 @@ def _take_turn(lock: TextIO, out: TextIO) -> None:
 
 
 def _ingest(root: Path, workers: int, out: TextIO | None) -> IngestResult:
+    publish.recover(root)  # what a killed ingest left: under the lock, no other ingest is writing
+    publish.crash_point("started")
+    generation: list[str] = []  # the one this ingest builds, until it is committed
+    try:
+        return _build(root, workers, out, generation)
+    except BaseException as exc:
+        committed = bool(generation) and publish.current(root) == generation[0]
+        if generation and not committed:
+            publish.abandon(root, generation[0])
+        if isinstance(exc, OSError) and not committed and (generation or exc.errno in _FULL):
+            raise publish.publishing_error(exc) from exc
+        raise
+
+
+def _build(root: Path, workers: int, out: TextIO | None, generation: list[str]) -> IngestResult:
     jobs, problems = plan(root)
+    held_back = validation.held_back(problems)  # data/held_back.json: citations of their runs say so
     store = Cache(root)
     result = IngestResult(problems=problems)
     outcomes: dict[str, ReportOutcome] = {}
@@ -590,7 +629,7 @@ def _ingest(root: Path, workers: int, out: TextIO | None) -> IngestResult:
         for name, raw_file in sorted(wanted.items(), key=lambda item: item[1].path)
         if not store.path("extract", name, ".pickle").is_file()
     ]
-    index_key = cache.key("index", *(job.key for job in jobs))
+    index_key = cache.key("index", *(job.key for job in jobs), datafile.dump(held_back))
     runs_list_key = cache.key("runs-list", *(job.key for job in jobs))
     # What data/ and the published files are made of. The same as last time, they are left as they
     # are: a warm ingest of 10,000 runs would otherwise write 30,000 files to say what is there.
@@ -601,20 +640,27 @@ def _ingest(root: Path, workers: int, out: TextIO | None) -> IngestResult:
         runs_list_key,
         *(f"{raw_file.published}={name}" for name, raw_file in sorted(current.items())),
     )
-    # The output last published and the units (reports, index) it was made of, one a line.
-    written = root / cache.DIR / "written"
-    last = written.read_text().split("\n") if written.is_file() else [""]
-    publish = bool(to_build) or not (last[0] == output and all((root / tree).is_dir() for tree in TREES.values()))
+    # The generation in use, and the output and reports (their keys) it was made of.
+    in_use = publish.current(root)
+    last = publish.manifest(root, in_use)
+    previous = publish.folders(root, in_use) if in_use else {}
+    whole = bool(previous) and all(path.is_dir() for path in previous.values())
+    publishing = bool(to_build) or not (last.get("output") == output and whole)
     staging = None
-    if publish:
-        written.unlink(missing_ok=True)  # until the new trees are in: what is published may then be anything
-        staging = _staging(root)
-        still_published = set(last[1:])
+    if publishing:
+        # Named by what it publishes: the same content/ gives the same generation, byte for byte.
+        name = output[:16] if output[:16] != in_use else f"{output[:16]}-again"
+        generation.append(name)
+        staging = publish.begin(root, name)
+        still_published = set(last.get("reports", [])) if whole else set()
         for job in jobs:
             job.staging = staging
-            job.published_before = job.key in still_published
+            if job.key in still_published:
+                job.previous = {tree: os.fspath(path) for tree, path in previous.items()}
+    elif not publish.linked(root):  # published before generations, or a link removed by hand
+        publish.link_published(root)
     building = {job.slug for job in to_build}
-    to_publish = [job for job in jobs if job.slug not in building] if publish else []
+    to_publish = [job for job in jobs if job.slug not in building] if publishing else []
     done = progress.bar(len(to_extract) + len(to_build), out)
     busy = len(to_extract) > 1 or len(to_build) > 1 or len(to_publish) > 1
     with _pool(workers, busy) as pool:
@@ -637,7 +683,8 @@ def _ingest(root: Path, workers: int, out: TextIO | None) -> IngestResult:
     if index_files is None or runs_list is None:
         shares = [store.load("shares", job.key) for job in jobs]
         if index_files is None:
-            index_files = _encoded({"data": index_pages.index_files(shares)})
+            held = {datafile.name("held_back"): datafile.dump(held_back)}
+            index_files = _encoded({"data": {**index_pages.index_files(shares), **held}})
             store.save("files", index_key, index_files)
         if runs_list is None:
             lists = {"index.json": index_pages.runs_list(shares), "compare.json": index_pages.compare_index(shares)}
@@ -647,9 +694,15 @@ def _ingest(root: Path, workers: int, out: TextIO | None) -> IngestResult:
         for files in (index_files, runs_list):
             for tree, entries in files.items():
                 write_files(staging[tree], entries)
-        _swap_in(root)
-        written.write_text("\n".join([output, *(job.key for job in jobs)]))
+        # A report held back keeps the ids its runs were last published under (renames.py): fixed, a
+        # run that moved meanwhile is still found and keeps its old address.
+        for slug in held_back:
+            ledger = datafile.name(f"{run_renames.LEDGER}/{slug}")
+            if (root / "data" / ledger).is_file():
+                write_files(staging["data"], {ledger: (root / "data" / ledger).read_bytes()})
+        publish.commit(root, generation[0], {"output": output, "reports": [job.key for job in jobs]})
     store.prune()
+    publish.crash_point("done")
     return result
 
 
@@ -667,8 +720,7 @@ def publish_report(root: Path, job: ReportJob) -> ReportOutcome | None:
     if files is None:
         return build_report(root, job)
     for tree, staging in job.staging.items():
-        published = os.path.join(root, TREES[tree]) if job.published_before else None
-        write_files(staging, files[tree], published)
+        write_files(staging, files[tree], job.previous[tree] if job.previous else None)
     _publish_raw_files(root, job)
     return None
 
@@ -693,28 +745,7 @@ def _publish_raw_files(root: Path, job: ReportJob) -> None:
         if folder not in made:
             os.makedirs(folder, exist_ok=True)
             made.add(folder)
-        link_or_copy(source, target)
-
-
-def _staging(root: Path) -> dict[str, str]:
-    """Empty staging folders beside the published trees (after putting back a tree a crash left
-    renamed): this ingest builds data/, site/static/reports/ and site/static/runs/ there."""
-    staging = {}
-    for tree, place in TREES.items():
-        work = root / STAGING[tree]
-        recover(root / place, work.with_suffix(".old"))
-        shutil.rmtree(work.with_suffix(".new"), ignore_errors=True)
-        work.with_suffix(".new").mkdir()
-        staging[tree] = os.fspath(work.with_suffix(".new"))
-    return staging
-
-
-def _swap_in(root: Path) -> None:
-    """The staging folders, filled, in place of the published trees."""
-    for tree, place in TREES.items():
-        work = root / STAGING[tree]
-        (root / place).parent.mkdir(parents=True, exist_ok=True)
-        swap_in(work.with_suffix(".new"), root / place, work.with_suffix(".old"))
+        copy_file(source, target)
 
 
 def load_report(root: Path, report_slug: str) -> dict[str, Any]:

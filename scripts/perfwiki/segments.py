@@ -394,6 +394,11 @@ def _split_block(block: _Block) -> list[Segment]:
                 tool_hint=tool,
             )
             segments.append(current)
+            if tool is not None:
+                # A '# label' names the next run only: the heading or bold line above the block
+                # (block.label) is what later commands of the block are under. A command that runs
+                # no tool (cd, sync) leaves the label to the run that follows it.
+                pending_label = block.label
             continue
         comment = _comment_label(text)
         if comment is not None:

@@ -173,7 +173,9 @@ def test_a_comparison_panel_prints_its_bars_in_one_unit_and_hatches_the_typed_on
 
 
 def test_a_latency_ladder_picks_the_unit_of_its_largest_percentile(page, base_url_local):
-    drawn = figures(page, base_url_local + "runs/nvme-raw-vs-ext4/nvme-raw-random-read-latency-test/")
+    drawn = figures(
+        page, base_url_local + "runs/nvme-raw-vs-ext4/nvme-raw-fio-bandwidth-iops-latency-random-read-latency-test/"
+    )
     ladder = drawn["chart-percentiles"]
     # p99 of the 4k QD1 random read is 120 µs; its p99.99 (2.5 ms) puts the axis in ms.
     assert ladder["data"][0]["x"][12] == "p99.00" and ladder["data"][0]["y"][12] == pytest.approx(0.12)

@@ -97,8 +97,8 @@ def test_every_kind_of_page_fits_a_phone(page, base_url_local):
     for path in (
         "",
         "runs/",
-        "runs/nvme-raw-vs-ext4/nvme-raw-sequential-write-bandwidth-test/",
-        "runs/ssd-cloud-disks-lvm-raid/essd-vda-4k-random-read-write/",
+        "runs/nvme-raw-vs-ext4/nvme-raw-fio-bandwidth-iops-latency-sequential-write-bandwidth-test/",
+        "runs/ssd-cloud-disks-lvm-raid/essd-vda-runs-4k-random-read-write/",
         "environments/r730-host/",
         "tools/fio/",
         "raw/nvme-raw-vs-ext4/nvme-raw/fio-bandwidth-iops-latency-md/",
@@ -122,7 +122,9 @@ def test_wide_tables_scroll_inside_themselves_keeping_their_first_column(page, b
 
 def test_commands_wrap_only_at_spaces_on_a_phone(page, base_url_local):
     page.set_viewport_size(PHONE)
-    page.goto(f"{base_url_local}runs/nvme-raw-vs-ext4/nvme-raw-sequential-write-bandwidth-test/")
+    page.goto(
+        f"{base_url_local}runs/nvme-raw-vs-ext4/nvme-raw-fio-bandwidth-iops-latency-sequential-write-bandwidth-test/"
+    )
     # Where each rendered line of the command starts: the character before it must be a space.
     breaks = page.evaluate(
         """() => {
@@ -153,7 +155,7 @@ def test_commands_wrap_only_at_spaces_on_a_phone(page, base_url_local):
 
 def test_the_raw_link_opens_the_file_at_the_runs_lines_highlighted(page, base_url_local):
     page.set_viewport_size(DESKTOP)
-    page.goto(f"{base_url_local}runs/nvme-raw-vs-ext4/nvme-raw-random-read-iops-test/")
+    page.goto(f"{base_url_local}runs/nvme-raw-vs-ext4/nvme-raw-fio-bandwidth-iops-latency-random-read-iops-test/")
     link = page.locator("a.raw-link")
     assert link.inner_text() == "fio-bandwidth-iops-latency.md, lines 272–304"
     link.click()

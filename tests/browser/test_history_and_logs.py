@@ -10,7 +10,7 @@ import pytest
 from support import ROOT
 
 pytestmark = pytest.mark.browser
-RUN = "runs/build-vm-disk-quiet/build-vm-vda-randwrite-logged/"
+RUN = "runs/build-vm-disk-quiet/build-vm-vda-fio-logs-20261124-234311-randwrite-logged/"
 
 
 def drawn(page, url: str) -> dict:

@@ -13,7 +13,7 @@ from support import ROOT, copy_site_sources, hugo_binary, perfwiki_command
 
 pytestmark = pytest.mark.browser
 REPORT = "nvme-raw-vs-ext4"
-RUN = "nvme-raw-sequential-write-bandwidth-test"
+RUN = "nvme-raw-fio-bandwidth-iops-latency-sequential-write-bandwidth-test"
 LOCAL_HOSTS = {"127.0.0.1", "wiki.test"}
 
 

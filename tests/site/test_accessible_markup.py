@@ -104,7 +104,9 @@ def test_no_table_heading_on_any_page_is_without_text(built_site):
     assert found == [], "\n".join(found)
     assert pages > 300 and cells > 4000  # every page was read, not none
     # The headings that used to be empty: a fio run's latency table, a markdown table's corner.
-    run = (built_site / "bench/runs/build-vm-disk-quiet/build-vm-vda-randread-logged/index.html").read_text()
+    run = (
+        built_site / "bench/runs/build-vm-disk-quiet/build-vm-vda-fio-logs-20261124-234311-randread-logged/index.html"
+    ).read_text()
     assert '<th scope="col">Latency</th><th scope="col">min</th>' in run
     report = (built_site / "bench/reports/ssd-cloud-disks-lvm-raid/index.html").read_text()
     assert "<td></td>\n          <th>ESSD AutoPL</th>" in report

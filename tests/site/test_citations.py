@@ -5,18 +5,17 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
 
 from perfwiki.ingest import load_report
-from support import ROOT, copy_site_sources, hugo_binary
+from support import ROOT, copy_published, copy_site_sources, hugo_binary
 
 pytestmark = pytest.mark.site
 REPORT = "nvme-raw-vs-ext4"
-RUN = "nvme-raw-sequential-write-bandwidth-test"
+RUN = "nvme-raw-fio-bandwidth-iops-latency-sequential-write-bandwidth-test"
 
 
 def page_html(site: Path, path: str) -> str:
@@ -50,7 +49,7 @@ def test_run_citation_links_the_run_with_its_headline_numbers(built_site):
 
 def test_run_citation_outside_a_report_names_the_report(built_site):
     html = page_html(built_site, "environments/essd-pl3-vdb")
-    link = "/bench/runs/ssd-cloud-disks-lvm-raid/essd-pl3-vdb-ebs-4k-randwrite-test-4/"
+    link = "/bench/runs/ssd-cloud-disks-lvm-raid/essd-pl3-vdb-runs-ebs-4k-randwrite-test-4/"
     assert f'<span class="cite-run"><a href="{link}">' in html
 
 
@@ -88,7 +87,7 @@ def test_a_comparison_cited_on_an_environment_page_draws_there_and_links_back(bu
 def citing_site(tmp_path_factory, built_site) -> Path:
     """A copy of the example wiki with the data/ built_site ingested, to build with one more citation."""
     site = copy_site_sources(tmp_path_factory.mktemp("citing"))
-    shutil.copytree(ROOT / "data", site / "data")
+    copy_published(ROOT, site)
     return site
 
 
@@ -126,7 +125,7 @@ def test_a_narrative_citing_old_ids_and_slugs_shows_the_runs_they_named(citing_s
         ("/runs/fio-iops-basics/lab-vm-dm0-ioping/", "Latency (ioping) — lab-vm-dm0"),
         ("/runs/vm-vs-bare-metal/r730-host-4k-seq-read/", "4 KiB sequential read — r730-host"),
         (
-            "/runs/ssd-cloud-disks-lvm-raid/essd-vda-4k-random-read-write/",
+            "/runs/ssd-cloud-disks-lvm-raid/essd-vda-runs-4k-random-read-write/",
             "ESSD cloud disk (-direct=1 -buffered=1) — essd-vda",
         ),
     ]

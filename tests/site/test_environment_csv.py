@@ -9,7 +9,9 @@ import subprocess
 
 import pytest
 
+from perfwiki import publish
 from perfwiki.exports import environment_runs_csv
+from perfwiki.files import write_files
 from support import ROOT, hugo_binary
 
 pytestmark = pytest.mark.site
@@ -28,8 +30,10 @@ def test_the_template_quotes_an_environment_csv_as_csv_writer_does(tmp_path):
         {"report": "r", "id": f"run-{number}", "tool": "fio", "label": label, "key_results": []}
         for number, label in enumerate(LABELS)
     ]
-    (tmp_path / "data" / "environments").mkdir(parents=True)
-    (tmp_path / "data" / "environments" / "box.json").write_text(json.dumps({"runs": runs}), encoding="utf-8")
+    # Published as ingest publishes (perfwiki.publish): templates read a generation's files.
+    generation = publish.begin(tmp_path, "test")
+    write_files(generation["data"], {"environments/box.json": json.dumps({"runs": runs}).encode("utf-8")})
+    publish.commit(tmp_path, "test", {})
     build = subprocess.run(
         [str(hugo_binary()), "--panicOnWarning", "-d", str(tmp_path / "public")],
         cwd=tmp_path,

@@ -22,16 +22,29 @@ REDIRECTS = [
     ("runs/fio-iops-basics/lab-vm-dm0/", "runs/fio-iops-basics/lab-vm-dm0-ioping/"),
     (
         "runs/ssd-cloud-disks-lvm-raid/essd-vda-ebs-4k-randwrite-test/",
-        "runs/ssd-cloud-disks-lvm-raid/essd-vda-4k-random-read-write/",
+        "runs/ssd-cloud-disks-lvm-raid/essd-vda-runs-4k-random-read-write/",
     ),
     (
         "runs/ssd-san-hdd-cloud-disks/essd-vda-ebs-4k-randwrite-test/",
-        "runs/ssd-cloud-disks-lvm-raid/essd-vda-4k-random-read-write/",
+        "runs/ssd-cloud-disks-lvm-raid/essd-vda-runs-4k-random-read-write/",
     ),
-    # An id that did not change, under the report's former slug.
+    # The id now, under the report's former slug.
+    (
+        "runs/ssd-san-hdd-cloud-disks/essd-pl3-vdb-runs-ebs-4k-randwrite-test-4/",
+        "runs/ssd-cloud-disks-lvm-raid/essd-pl3-vdb-runs-ebs-4k-randwrite-test-4/",
+    ),
+    # Ids from before they named their raw file (issue 30), under the report's slug now and before.
     (
         "runs/ssd-san-hdd-cloud-disks/essd-pl3-vdb-ebs-4k-randwrite-test-4/",
-        "runs/ssd-cloud-disks-lvm-raid/essd-pl3-vdb-ebs-4k-randwrite-test-4/",
+        "runs/ssd-cloud-disks-lvm-raid/essd-pl3-vdb-runs-ebs-4k-randwrite-test-4/",
+    ),
+    (
+        "runs/nvme-raw-vs-ext4/nvme-raw-sequential-write-bandwidth-test/",
+        "runs/nvme-raw-vs-ext4/nvme-raw-fio-bandwidth-iops-latency-sequential-write-bandwidth-test/",
+    ),
+    (
+        "runs/build-vm-disk-quiet/build-vm-vda-randread-logged/",
+        "runs/build-vm-disk-quiet/build-vm-vda-fio-logs-20261124-234311-randread-logged/",
     ),
     ("raw/ssd-san-hdd-cloud-disks/essd-vda/runs-md/", "raw/ssd-cloud-disks-lvm-raid/essd-vda/runs-md/"),
 ]
@@ -62,9 +75,10 @@ def test_every_old_address_ingest_lists_is_a_redirect_to_its_page(built_site):
             for old in entry.get("aliases", []):
                 assert redirect_of(built_site, old.lstrip("/")) == f"{CHECK_BASE_URL}{address}", old
                 redirects += 1
-    # 43 corrected ids; under the renamed report's old slug, its 33 runs' ids and its 14 corrected
-    # ids; and its 13 raw files' pages.
-    assert redirects == 43 + 33 + 14 + 13
+    # 43 corrected ids and 49 from before ids named their raw file; under the renamed report's old
+    # slug, its 33 runs' ids and its 47 old ids (14 corrected, 33 before naming the file); and its
+    # 13 raw files' pages.
+    assert redirects == 43 + 49 + 33 + 47 + 13
 
 
 def test_a_renamed_reports_exports_are_also_at_its_old_address(built_site):

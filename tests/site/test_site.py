@@ -110,7 +110,7 @@ def test_report_page_links_every_run_and_carries_the_chart_spec(built_site):
 def test_plotly_loads_only_where_a_chart_is(built_site):
     without = (built_site / "bench" / "environments" / "nvme-raw" / "index.html").read_text()
     assert "plotly" not in without
-    run = read_page(built_site, f"runs/{REPORT}/nvme-raw-random-read-latency-test")
+    run = read_page(built_site, f"runs/{REPORT}/nvme-raw-fio-bandwidth-iops-latency-random-read-latency-test")
     assert any("plotly-cartesian.min." in script.get("src", "") for script in run.scripts)
     ladder = json.loads(run.by_id["chart-percentiles-series"])
     # Drawn from the run's own metrics, fio's percentile map in ns, which js/charts.js reads from the
@@ -118,7 +118,7 @@ def test_plotly_loads_only_where_a_chart_is(built_site):
     assert ladder == {"kind": "ladder"}
     assert (
         run.attributes["chart-percentiles"]["data-run"]
-        == f"/bench/runs/{REPORT}/nvme-raw-random-read-latency-test/index.json"
+        == f"/bench/runs/{REPORT}/nvme-raw-fio-bandwidth-iops-latency-random-read-latency-test/index.json"
     )
     published = json.loads((built_site / run.attributes["chart-percentiles"]["data-run"].lstrip("/")).read_text())
     (job,) = published["metrics"]["jobs"]
@@ -132,7 +132,12 @@ def test_raw_output_is_published_byte_for_byte_and_linked_with_its_sha256(built_
     original = (ROOT / "content" / raw).read_bytes()
     assert (built_site / "bench" / raw).read_bytes() == original
     html = (
-        built_site / "bench" / "runs" / REPORT / "nvme-raw-sequential-write-bandwidth-test" / "index.html"
+        built_site
+        / "bench"
+        / "runs"
+        / REPORT
+        / "nvme-raw-fio-bandwidth-iops-latency-sequential-write-bandwidth-test"
+        / "index.html"
     ).read_text()
     assert f'href="/bench/{raw.as_posix()}"' in html
     assert hashlib.sha256(original).hexdigest() in html
@@ -197,7 +202,7 @@ def test_report_run_and_environment_pages_have_json_and_csv(built_site):
     exported_at = f"{CHECK_BASE_URL}reports/{REPORT}/index.json"
     assert urljoin(exported_at, report["url"]) == f"{CHECK_BASE_URL}reports/{REPORT}/"
     urls = {run["id"]: urljoin(exported_at, run["url"]) for run in report["runs"]}
-    run_id = "nvme-raw-sequential-write-bandwidth-test"
+    run_id = "nvme-raw-fio-bandwidth-iops-latency-sequential-write-bandwidth-test"
     assert urls[run_id] == f"{CHECK_BASE_URL}runs/{REPORT}/{run_id}/"
     assert len(urls) == len(list((ROOT / "data" / "runs" / REPORT).glob("*.json"))) == 24
     rows = list(csv.DictReader((folder / "index.csv").open(encoding="utf-8")))
@@ -214,14 +219,14 @@ def test_report_run_and_environment_pages_have_json_and_csv(built_site):
         assert url.startswith(CHECK_BASE_URL)
         page = built_site / "bench" / url[len(CHECK_BASE_URL) :] / "index.html"
         assert page.is_file(), row["run_url"]
-    run_dir = built_site / "bench" / "runs" / REPORT / "nvme-raw-random-read-latency-test"
+    run_dir = built_site / "bench" / "runs" / REPORT / "nvme-raw-fio-bandwidth-iops-latency-random-read-latency-test"
     run = json.loads((run_dir / "index.json").read_text(encoding="utf-8"))
     assert run["metrics"]["jobs"][0]["read"]["iops"] == 10000
     assert "metrics.jobs[0].read.iops,10000" in (run_dir / "index.csv").read_text(encoding="utf-8")
     env = json.loads((built_site / "bench" / "environments" / "nvme-raw" / "index.json").read_text(encoding="utf-8"))
     assert len(env["runs"]) == 12 and env["facts"]["device"] == "/dev/nvme10n1"
     html = (run_dir / "index.html").read_text(encoding="utf-8")
-    json_href = f"/bench/runs/{REPORT}/nvme-raw-random-read-latency-test/index.json"
+    json_href = f"/bench/runs/{REPORT}/nvme-raw-fio-bandwidth-iops-latency-random-read-latency-test/index.json"
     assert f'rel="alternate" type="application/json" href="{json_href}"' in html
 
 
@@ -294,7 +299,12 @@ def test_a_run_with_another_block_size_is_refused_and_the_page_says_why(tmp_path
 
 def test_checks_are_on_run_pages_with_their_evidence_and_summarised_on_reports(built_site):
     run = (
-        built_site / "bench" / "runs" / REPORT / "nvme-raw-sequential-write-bandwidth-test" / "index.html"
+        built_site
+        / "bench"
+        / "runs"
+        / REPORT
+        / "nvme-raw-fio-bandwidth-iops-latency-sequential-write-bandwidth-test"
+        / "index.html"
     ).read_text()
     assert "fio-latency-over-100" in run and "lat (msec)   : &gt;=2000=104.16%" in run
     report = (built_site / "bench" / "reports" / "ssd-cloud-disks-lvm-raid" / "index.html").read_text(encoding="utf-8")
@@ -306,7 +316,7 @@ def test_checks_are_on_run_pages_with_their_evidence_and_summarised_on_reports(b
         / "bench"
         / "runs"
         / "ssd-cloud-disks-lvm-raid"
-        / "essd-pl3-vdb-ebs-4k-randwrite-test-4"
+        / "essd-pl3-vdb-runs-ebs-4k-randwrite-test-4"
         / "index.html"
     ).read_text()
     assert "ioengine=psync, iodepth=64" in psync and "capped at 1" in psync
@@ -326,7 +336,9 @@ def test_markup_in_raw_output_is_shown_as_text(tmp_path):
     subprocess.run(perfwiki_command() + ["ingest", "--root", str(site)], check=True, capture_output=True)
     out = tmp_path / "out"
     subprocess.run([str(hugo_binary()), "--panicOnWarning", "-d", str(out)], cwd=site, check=True, capture_output=True)
-    page = next((out / "runs" / REPORT).glob("nvme-raw-script-alert-1-script*/index.html")).read_text(encoding="utf-8")
+    page = next((out / "runs" / REPORT).glob("nvme-raw-hostile-script-alert-1-script*/index.html")).read_text(
+        encoding="utf-8"
+    )
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page
     assert "<script>alert(1)" not in page and "<img src=x" not in page and "<b>label</b>" not in page
     assert "&lt;b&gt;label&lt;/b&gt;" in page

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import aliases, datafile
-from ..content import read_front_matter
+from ..content import FrontMatterError, read_front_matter
 from ..ingest import PUBLISHED_RAW, PUBLISHED_RUNS
 from ..pages.index import report_date
 from ..pages.layouts import expand_headline
@@ -60,6 +60,10 @@ class Source:
         document_path = data / datafile.name(f"reports/{slug}")
         if not document_path.is_file():
             raise ExportError(f"{document_path}: missing: run `perfwiki ingest` (or `make ingest`) first")
+        try:
+            front = read_front_matter(path)
+        except FrontMatterError as error:  # `perfwiki check` says more
+            raise ExportError(f"{path}:{error.line}: {error}") from None
         text = path.read_text(encoding="utf-8-sig")
         narrative, line = text, 1
         if text.startswith("---"):
@@ -73,7 +77,7 @@ class Source:
             slug=slug,
             wiki=(wiki.rstrip("/") + "/") if wiki else wiki_address(root),
             path=path,
-            front=read_front_matter(path),
+            front=front,
             narrative=narrative,
             narrative_line=line,
             document=datafile.load(document_path),

@@ -14,7 +14,7 @@ from ...findings import Evidence, Finding
 from ...model import Run
 from ..base import Metric, Tool
 from . import checks, names, pages, parser
-from .options import depth_text, effective_depth, io_mode
+from .options import depth_text, effective_depth, in_effect, io_mode
 
 
 def _jobs(run: Run, direction: str | None) -> list[dict[str, Any]]:
@@ -137,7 +137,16 @@ class Fio(Tool):
         return found
 
     def fingerprint(self, run: Run, part: str | None) -> dict[str, Any]:
-        params = run.params
+        # Defaults filled in where the run's options are all known (options.in_effect): the same
+        # command gives one scenario whether fio printed text, JSON, json+ or terse.
+        complete = run.format != "manual" and (
+            run.format in ("json", "json+")
+            or bool(run.command and not run.params.get("job_files"))
+            or bool(run.params.get("job_file_sections"))
+        )
+        # fio's text header prints rw, bs, ioengine and iodepth itself (parser.HEADER_KEYS).
+        printed = parser.HEADER_KEYS if run.format == "text" else ()
+        params = in_effect(run.params, complete=complete, version=run.tool_version, printed=printed)
         return {
             "tool": self.name,
             "direction": part,

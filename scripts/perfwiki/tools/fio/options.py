@@ -8,6 +8,7 @@ unless suffixed), converted by `units`.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -51,6 +52,40 @@ def io_mode(params: dict[str, Any]) -> str | None:
     return None
 
 
+# fio's defaults, as `fio --cmdhelp=<option>` prints them (fio 3.33): what a job ran with when no
+# option set them. ioengine's is psync everywhere but Windows (windowsaio), since fio 3.
+DEFAULTS: dict[str, Any] = {"rw": "read", "bs_bytes": 4096, "iodepth": 1, "numjobs": 1}
+
+
+def in_effect(
+    params: dict[str, Any], *, complete: bool, version: str | None, printed: tuple[str, ...] = ()
+) -> dict[str, Any]:
+    """`params` with fio's defaults where nothing set the option, when the run's options are `complete`.
+
+    Complete: its command line, a job file shown with it, or fio's JSON (whose "job options" are
+    every option the job was given) says every option it had, so an option missing was fio's
+    default. One command captured as text and as JSON then gives one scenario: the text header
+    prints ioengine and iodepth, the JSON only what was set. fio's text output alone never
+    prints direct= (nor terse output anything): there a default would be a guess, and stays None.
+    `printed` are the params fio's output showed itself (its text header's rw, bs, ioengine, iodepth):
+    None there is what fio printed (a block size range), not a default. Nor is bs= a default beside
+    bssplit= or bsrange=, which fio uses instead.
+    """
+    if not complete:
+        return params
+    unset = [key for key in DEFAULTS if params.get(key) is None and key not in printed]
+    if params.get("bssplit") or params.get("bsrange"):
+        unset = [key for key in unset if key != "bs_bytes"]
+    filled = {**params, **{key: DEFAULTS[key] for key in unset}}
+    if io_mode(params) is None:
+        filled["direct"] = False  # fio's direct=0: buffered
+    major = re.match(r"(\d+)\.", version or "")
+    if params.get("ioengine") is None and "ioengine" not in printed and major and int(major[1]) >= 3:
+        target = str(params.get("filename") or "")
+        filled["ioengine"] = "windowsaio" if target.startswith("\\\\.\\") or target[1:2] == ":" else "psync"
+    return filled
+
+
 def depth_text(params: dict[str, Any]) -> str | None:
     """'QD16', or 'QD1 (iodepth=64, psync)' when the engine ignores the depth asked, 'QD1 (iodepth=64,
     buffered libaio)' when the page cache does."""
@@ -71,6 +106,8 @@ _OPTIONS: dict[str, tuple[str, Callable[[str], Any]]] = {
     "readwrite": ("rw", str),
     "description": ("description", str),
     "bssplit": ("bssplit", str),
+    "bsrange": ("bsrange", str),
+    "blocksize_range": ("bsrange", str),
     "bs": ("bs_bytes", units.parse_fio_option_size),
     "blocksize": ("bs_bytes", units.parse_fio_option_size),
     "iodepth": ("iodepth", int),

@@ -828,17 +828,17 @@ def command_fits(report: FioReport, command: str) -> bool:
     header = report.headers[0]
     if name != header.get("name"):
         return False
-    return all(value in (None, header.get(key)) for key, value in zip(_HEADER_KEYS, given, strict=True))
+    return all(value in (None, header.get(key)) for key, value in zip(HEADER_KEYS, given, strict=True))
 
 
 # What a job header shows besides the job's name.
-_HEADER_KEYS = ("rw", "bs_bytes", "ioengine", "iodepth")
+HEADER_KEYS = ("rw", "bs_bytes", "ioengine", "iodepth")
 
 
 # A page that lists its commands apart from their outputs has each output tried against each
 # command (6 x 6 in seed 001's copies): each command is read once. Values are str and int, never changed.
 @functools.lru_cache(maxsize=512)
 def _header_params(command: str) -> tuple[str | None, tuple[Any, ...]]:
-    """The job name and the _HEADER_KEYS params a fio command line gives (None where it gives none)."""
+    """The job name and the HEADER_KEYS params a fio command line gives (None where it gives none)."""
     given, _ = params_from_command(command)
-    return given.get("name"), tuple(given.get(key) for key in _HEADER_KEYS)
+    return given.get("name"), tuple(given.get(key) for key in HEADER_KEYS)

@@ -107,6 +107,8 @@ def _parse_json(text: str) -> list[IopingReport]:
             if io.get("notice"):
                 point["notice"] = io["notice"]
             series.append(point)
+            if io.get("size") is not None:  # what the text output prints on each request line ("4 KiB <<<")
+                report.metrics.setdefault("request_bytes", io["size"])
         stat = entry.get("stat") if isinstance(entry, dict) else None
         if stat:
             report.metrics.update(
