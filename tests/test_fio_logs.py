@@ -14,7 +14,7 @@ import pytest
 from perfwiki.extract import extract
 from perfwiki.model import Run, Source
 from perfwiki.tools.fio import logs
-from support import FIXTURES, ROOT, copy_site_sources, perfwiki_command
+from support import FIXTURES, copy_site_sources, perfwiki_command
 
 CAPTURE = FIXTURES / "fio-logs"
 TRANSCRIPT = "fio-3.33-randread-logged.txt"
@@ -38,7 +38,7 @@ def published(site: Path, run_id: str) -> dict:
 
 def test_averaged_logs_are_the_samples_fio_summarised(tmp_path):
     site = logged_site(tmp_path, sorted(CAPTURE.iterdir()))
-    run = published(site, "lab-vm-dm0-logtest")
+    run = published(site, "lab-vm-dm0-fio-3-33-randread-logged-logtest")
     series = {entry["kind"]: entry for entry in run["metrics"]["logs"]}
     assert sorted(series) == ["bw", "clat", "iops", "lat"]  # psync has no submission latency: slat is empty
     transcript = (CAPTURE / TRANSCRIPT).read_text()
@@ -56,7 +56,9 @@ def test_averaged_logs_are_the_samples_fio_summarised(tmp_path):
     assert series["bw"]["unit"] == "B/s" and series["clat"]["unit"] == "ns" and series["bw"]["direction"] == "read"
     assert series["bw"]["file"] == "content/reports/fio-iops-basics/raw/lab-vm-dm0/avg_bw.1.log"
     # The run page charts them over time, from the run's published JSON.
-    page = json.loads((site / "data" / "runs" / "fio-iops-basics" / "lab-vm-dm0-logtest.json").read_text())
+    page = json.loads(
+        (site / "data" / "runs" / "fio-iops-basics" / "lab-vm-dm0-fio-3-33-randread-logged-logtest.json").read_text()
+    )
     kinds = [chart["plot"] for chart in page["charts"] if isinstance(chart, dict)]
     assert {"kind": "timeline", "log": "bw"} in kinds and {"kind": "timeline", "log": "clat"} in kinds
     assert {"kind": "timeline", "log": "lat"} not in kinds  # completion latency is charted when logged
@@ -149,10 +151,10 @@ def test_json_plus_bins_are_kept_by_latency():
     assert sum(count for _, count in bins) == json.loads(data)["jobs"][0]["read"]["total_ios"]
 
 
-def test_the_example_captured_here_carries_logs_and_bins():
+def test_the_example_captured_here_carries_logs_and_bins(ingested):
     run = json.loads(
         (
-            ROOT
+            ingested
             / "site"
             / "static"
             / "runs"

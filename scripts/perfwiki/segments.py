@@ -172,7 +172,18 @@ def wrap_width(lines: list[Line]) -> int | None:
 
 def _continues(line: Line, after: Line) -> bool:
     """Whether `after` can be the rest of `line`, cut at the terminal's edge."""
-    return bool(line.text) and not _WHOLE_LINE.match(line.text) and not _STARTS_A_LINE.match(after.text)
+    if not line.text or _WHOLE_LINE.match(line.text):
+        return False
+    if _JSON_CUT.match(line.text):  # cut inside a JSON value: its rest may look like anything ('"nice": 2.41')
+        return True
+    return not _STARTS_A_LINE.match(after.text) and not _same_record(line.text, after.text)
+
+
+def _same_record(line: str, after: str) -> bool:
+    """Two records of one kind, one under the other ('4 KiB <<< /dev/sda ...: request=2'): the first
+    fills the width by chance (ioping's request lines are 80 columns for some paths)."""
+    words = line.split(maxsplit=2)
+    return len(words) > 2 and after.split(maxsplit=2)[:2] == words[:2]
 
 
 # How a line of its own starts, so that a genuine line that happens to fill the width is not
@@ -184,6 +195,8 @@ _STARTS_A_LINE = lazyre.compile(
     r"\s*$|\s{2,}[^\s\d.]|[^\s:]+:\s|.{1,80}?: \((?:g|groupid)=|fio-\d|Starting \d|Run status|Disk stats"
     r"|\[|[$>%]\s|#|[-*+] |`{3}|~{3}|-{3}"
 )
+# A line of JSON that stops mid-value: pretty-printed JSON ends a whole line in , { [ } or ].
+_JSON_CUT = lazyre.compile(r'\s*[{\["].*[^\s,{\[}\]]$')
 # A line that is whole however wide it is: fio pads its "Jobs:" status line to 80 columns.
 _WHOLE_LINE = lazyre.compile(r"Jobs: \d+ \(")
 
