@@ -397,6 +397,19 @@ def test_a_binary_raw_file_is_refused(site, capsys) -> None:
     assert code == 1
 
 
+def test_one_nul_in_a_junk_line_is_text_as_extraction_reads_it(site, capsys) -> None:
+    # A serial console's line noise (one NUL) inside a real transcript: extraction reads the runs
+    # (decode.binary_at), so validation must not refuse the file before ingest reads it.
+    transcript = (site / NAS_RAW / "fio.txt").read_bytes()
+    (site / NAS_RAW / "fio.txt").write_bytes(b"\x00\x1b[0m login: \n" + transcript)
+    code, lines = check(site, capsys)
+    assert (code, lines) == (0, [])
+    (site / NAS_RAW / "fio.txt").write_bytes(b"\x00" * 8 + transcript)  # a run of NULs: binary
+    code, lines = check(site, capsys)
+    assert lines == [f"{NAS_RAW}/fio.txt:1: a binary file (a NUL character at character 0): not read, not published"]
+    assert code == 1
+
+
 def test_raw_files_that_differ_only_in_case_clash(site, capsys) -> None:
     shutil.copy2(site / NAS_RAW / "fio.txt", site / NAS_RAW / "FIO.txt")
     code, lines = check(site, capsys)

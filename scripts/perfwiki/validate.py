@@ -35,7 +35,7 @@ import yaml
 
 from . import content, tools
 from .content import Bundle
-from .decode import decode
+from .decode import binary_at, decode
 from .model import CONTENT_DIR, Problem, slug
 
 STR, INT, FLOAT, BOOL, NULL, TIMESTAMP = (
@@ -712,8 +712,12 @@ def _binary_sample(data: bytes) -> tuple[int, str] | None:
 
 def _binary_text(text: str) -> tuple[int, str] | None:
     """Decoded text that is still not text: a NUL (UTF-16 read from binary data), or control characters."""
-    if "\x00" in text:
-        return 1, f"a binary file (a NUL character at character {text.index(chr(0))}): not read, not published"
+    # The rule extraction applies (decode.binary_at): one NUL in a serial console's junk line is text.
+    at = binary_at(text)
+    if at is not None:
+        return text.count(
+            "\n", 0, at
+        ) + 1, f"a binary file (a NUL character at character {at}): not read, not published"
     controls = len(_CONTROLS.findall(text))
     if controls * 100 > len(text):
         return 1, f"a binary file ({controls} control characters in its first {len(text)}): not read, not published"
