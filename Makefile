@@ -161,4 +161,4 @@ lock: $(VENV)/.installed
 
 clean:
 	rm -rf public $(CHECK_DIR) data .perfwiki-publish .data.new .data.old .raw.new .raw.old .runs.new .runs.old .perfwiki-cache site/static/reports site/static/runs \
-	  resources/_gen tests/artifacts site/static/pagefind .search-build
+	  resources/_gen tests/artifacts site/static/pagefind .search-build .serve

@@ -110,12 +110,16 @@ def test_a_broken_comparison_spec_is_a_problem_at_its_line(tmp_path):
     index.write_text(text, encoding="utf-8")
     result = subprocess.run(perfwiki_command() + ["ingest", "--root", str(site)], capture_output=True, text=True)
     assert result.returncode == 1
-    line = text.split("\n").index("comparisons:") + 1
-    assert (
-        f"content/reports/nvme-raw-vs-ext4/index.md:{line}: unknown metric 'speed' for fio; "
-        "one of: iops, bw, clat_mean, clat_p99" in result.stderr
-    )
-    assert (site / "data" / "reports" / "nvme-raw-vs-ext4.json").is_file()  # the rest is still published
+    line = next(number for number, entry in enumerate(text.split("\n"), 1) if "metric: speed}" in entry)
+    assert result.stderr.split("\n")[:2] == [
+        f"content/reports/nvme-raw-vs-ext4/index.md:{line}: comparison 1: column 1 metric 'speed' is not a "
+        "metric of fio: iops, bw, clat_mean, clat_p99",
+        "content/reports/nvme-raw-vs-ext4/index.md:1: report not published until the errors above are fixed; "
+        "the other reports are",
+    ]
+    # Held back whole (validate.py), never half-published; every other report is.
+    assert not (site / "data" / "reports" / "nvme-raw-vs-ext4.json").exists()
+    assert (site / "data" / "reports" / "vm-vs-bare-metal.json").is_file()
 
 
 def test_nvme_ext4_half_is_manual_and_says_so(reports):
@@ -267,10 +271,16 @@ def test_every_run_title_is_unique_in_its_report_and_free_of_markup(reports):
 def test_a_bad_labels_entry_is_a_located_problem_and_the_rest_still_ingests(tmp_path):
     site = copy_site_sources(tmp_path)
     index = site / "content" / "reports" / "fio-iops-basics" / "index.md"
-    index.write_text(index.read_text(encoding="utf-8").replace('  "测试延迟": "Latency (ioping)"\n', "  7: [1]\n"))
+    text = index.read_text(encoding="utf-8").replace('  "测试延迟": "Latency (ioping)"\n', "  7: [1]\n")
+    index.write_text(text, encoding="utf-8")
     result = subprocess.run(perfwiki_command() + ["ingest", "--root", str(site)], capture_output=True, text=True)
-    assert "content/reports/fio-iops-basics/index.md:1: labels: must map each label" in result.stderr
-    assert load_report(site, "fio-iops-basics")["runs"]  # the report is still there
+    line = text.split("\n").index("  7: [1]") + 1
+    assert result.returncode == 1
+    assert (
+        f"content/reports/fio-iops-basics/index.md:{line}: labels: '7' must map to text "
+        '("" drops the heading), not a list' in result.stderr
+    )
+    assert load_report(site, "vm-vs-bare-metal")["runs"]  # the other reports are published
 
 
 def test_each_comparison_leads_with_a_verdict_computed_from_its_cells(reports):

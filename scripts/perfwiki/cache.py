@@ -93,9 +93,12 @@ class Cache:
 
                 yield put
             os.replace(temporary, target)
-        except BaseException:
+        except BaseException as exc:
             temporary.unlink(missing_ok=True)
-            raise
+            named = _named(exc, temporary)
+            if named is exc:
+                raise
+            raise named from exc
 
     def save(self, kind: str, name: str, value: Any) -> None:
         """The entry written beside its place and renamed over it (as write_atomically), pickled straight
@@ -107,9 +110,12 @@ class Cache:
             with temporary.open("wb") as file:
                 pickle.dump(value, file, protocol=pickle.HIGHEST_PROTOCOL)
             os.replace(temporary, target)
-        except BaseException:
+        except BaseException as exc:
             temporary.unlink(missing_ok=True)
-            raise
+            named = _named(exc, temporary)
+            if named is exc:
+                raise
+            raise named from exc
 
     def prune(self) -> None:
         """Drop every entry this ingest did not use, so the cache tracks the content."""
@@ -120,6 +126,14 @@ class Cache:
             for entry in os.scandir(kind.path) if kind.is_dir() else []:
                 if entry.path not in self.used:
                     shutil.rmtree(entry.path) if entry.is_dir(follow_symlinks=False) else os.unlink(entry.path)
+
+
+def _named(exc: BaseException, path: Path) -> BaseException:
+    """A write error with the file it was writing: a full disk is then said with its path
+    (publish.publishing_error), as the writes of the published trees are, not as a bare ENOSPC."""
+    if isinstance(exc, OSError) and exc.filename is None and exc.errno is not None:
+        return OSError(exc.errno, exc.strerror, os.fspath(path))
+    return exc
 
 
 # The first object of an entry that pieces() wrote: (key, value) pieces follow it to the end.
