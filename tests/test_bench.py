@@ -319,6 +319,16 @@ def test_on_a_terminal_bench_asks_before_writing_facts(tmp_path):
     assert runner.record_facts(page, "box", {"cpu": "Xeon"}, False, lambda q: pytest.fail(q), io.StringIO()) == ""
 
 
+def test_an_environment_page_that_cannot_be_read_is_left_as_it_is_and_said_at_its_line(tmp_path):
+    page = tmp_path / "box.md"
+    broken = "---\ntitle: box\nfacts: [cpu: Xeon\n---\n"
+    page.write_text(broken, encoding="utf-8")
+    said = runner.record_facts(page, "box", {"cpu": "Xeon"}, True, None, io.StringIO())
+    assert said.startswith("content/environments/box.md:4: its front matter cannot be read (")
+    assert said.endswith("); the facts gathered here were not written")
+    assert page.read_text(encoding="utf-8") == broken
+
+
 def test_a_missing_report_is_made_from_the_scaffold_listing_the_environment(tmp_path):
     index = tmp_path / "new-one" / "index.md"
     assert (

@@ -32,7 +32,7 @@ import jinja2
 import yaml
 
 from .. import progress, scaffold, tools, units
-from ..content import read_front_matter
+from ..content import FrontMatterError, read_front_matter
 from ..facts import facts_from_text
 from ..files import write_atomically
 from ..tools.base import Tool
@@ -374,8 +374,9 @@ def record_facts(
     text = page.read_text(encoding="utf-8-sig")
     try:
         known = read_front_matter(page).get("facts")
-    except yaml.YAMLError:
-        return f"{where}: its front matter is not valid YAML; the facts gathered here were not written"
+    except (yaml.YAMLError, FrontMatterError) as error:
+        line = f":{error.line}" if isinstance(error, FrontMatterError) else ""
+        return f"{where}{line}: its front matter cannot be read ({error}); the facts gathered here were not written"
     known = known if isinstance(known, dict) else {}
     differ = {key: value for key, value in sorted(facts.items()) if str(known.get(key, "")).strip() != value}
     if not differ:
