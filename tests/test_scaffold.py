@@ -129,6 +129,23 @@ def test_a_scaffolded_report_ingests_and_builds_cleanly_with_real_output(tmp_pat
     assert not (tmp_path / "public" / "reports" / "first" / "raw" / "README.txt").exists()
 
 
+def test_a_report_just_scaffolded_with_no_output_yet_ingests_and_builds(tmp_path):
+    # `make serve` ingests the moment the scaffold is saved: before any raw file or environment.
+    site = small_site(tmp_path / "site")
+    assert perfwiki(site, "new", "report", "first").returncode == 0
+    done = perfwiki(site, "ingest")
+    assert done.returncode == 0, done.stderr
+    assert load_report(site, "first")["runs"] == []
+    build = subprocess.run(
+        [str(hugo_binary()), "--panicOnWarning", "-d", str(tmp_path / "public")],
+        cwd=site,
+        capture_output=True,
+        text=True,
+    )
+    assert build.returncode == 0, build.stdout + build.stderr
+    assert "What was measured and why" in (tmp_path / "public" / "reports" / "first" / "index.html").read_text()
+
+
 @pytest.mark.parametrize("name", ["report", "environment"])
 def test_new_outside_a_site_says_so(tmp_path, name):
     done = subprocess.run(perfwiki_command() + ["new", name, "x"], capture_output=True, text=True, cwd=tmp_path)

@@ -104,11 +104,20 @@ def cmd_ingest(args: argparse.Namespace) -> int:
 def cmd_check(args: argparse.Namespace) -> int:
     """Exit 1 when any file has an error (warnings do not count): what ingest would leave out."""
     from . import content, validate
+    from .ingest import authored_leaks
+    from .redact import ConfigError, Redactor, opted_out, rules_from_config
 
     root = _site_root(args.root)
     bundles, problems = content.bundles(root)
     checked = validate.site(root, bundles, deep=True)
     problems += checked.problems
+    try:
+        rules = rules_from_config(root)
+    except ConfigError as error:
+        problems.append(Problem("hugo.toml", 1, str(error).removeprefix("hugo.toml: ")))
+    else:
+        # A secret in a report's text is published as written: said before ingest or Hugo run, as ingest says it.
+        problems += opted_out(root, rules) + authored_leaks(root, Redactor(rules))
     for problem in problems:
         print(problem, file=sys.stderr)
     errors = sum(problem.severity == "error" for problem in problems)

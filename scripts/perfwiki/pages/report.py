@@ -205,6 +205,8 @@ def environments_side_by_side(environments: list[dict[str, Any]]) -> dict[str, A
     row, `differs` marks the cells whose value is not the first environment's (the report's
     baseline leads), so a reader sees what changed, not a whole row lit up.
     """
+    if not environments:  # a report just scaffolded (`perfwiki new report`): nothing to set side by side yet
+        return {"environments": [], "differing": [], "same": []}
     keys: list[str] = []
     for env in environments:
         for key in env.get("facts") or {}:
