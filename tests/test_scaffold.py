@@ -102,6 +102,14 @@ def test_nothing_is_overwritten_and_names_must_be_slugs(tmp_path):
     assert perfwiki(site, "new", "environment", "../x").returncode == 2
 
 
+def built(site: Path, public: Path) -> None:
+    """The site built by the pinned Hugo as `make build` does (a warning fails it)."""
+    build = subprocess.run(
+        [str(hugo_binary()), "--panicOnWarning", "-d", str(public)], cwd=site, capture_output=True, text=True
+    )
+    assert build.returncode == 0, build.stdout + build.stderr
+
+
 def test_a_scaffolded_report_ingests_and_builds_cleanly_with_real_output(tmp_path):
     site = small_site(tmp_path / "site")
     assert perfwiki(site, "new", "report", "first").returncode == 0
@@ -117,13 +125,7 @@ def test_a_scaffolded_report_ingests_and_builds_cleanly_with_real_output(tmp_pat
     assert "warning" not in done.stderr and "problem" not in done.stderr, done.stderr
     (run,) = load_report(site, "first")["runs"]
     assert run["environment"] == "lab-box" and run["command"] == FIO_COMMAND and run["params"]["numjobs"] == 2
-    build = subprocess.run(
-        [str(hugo_binary()), "--panicOnWarning", "-d", str(tmp_path / "public")],
-        cwd=site,
-        capture_output=True,
-        text=True,
-    )
-    assert build.returncode == 0, build.stdout + build.stderr
+    built(site, tmp_path / "public")
     page = (tmp_path / "public" / "reports" / "first" / "index.html").read_text(encoding="utf-8")
     assert "What was measured and why" in page
     assert not (tmp_path / "public" / "reports" / "first" / "raw" / "README.txt").exists()
@@ -136,13 +138,7 @@ def test_a_report_just_scaffolded_with_no_output_yet_ingests_and_builds(tmp_path
     done = perfwiki(site, "ingest")
     assert done.returncode == 0, done.stderr
     assert load_report(site, "first")["runs"] == []
-    build = subprocess.run(
-        [str(hugo_binary()), "--panicOnWarning", "-d", str(tmp_path / "public")],
-        cwd=site,
-        capture_output=True,
-        text=True,
-    )
-    assert build.returncode == 0, build.stdout + build.stderr
+    built(site, tmp_path / "public")
     assert "What was measured and why" in (tmp_path / "public" / "reports" / "first" / "index.html").read_text()
 
 

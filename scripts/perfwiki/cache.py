@@ -17,7 +17,7 @@ import shutil
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from . import __version__
 from .files import write_atomically
@@ -79,43 +79,21 @@ class Cache:
         A report's files ({tree: {path: bytes}}) and a raw file's runs are the larger part of what
         building them holds; in pieces, a file of 100,000 runs never has them all in memory at once.
         """
-        target = self.path(kind, name, ".pickle")
-        temporary = target.with_name(f".{target.name}.{os.getpid()}.partial")
-        target.parent.mkdir(parents=True, exist_ok=True)
-        try:
-            with temporary.open("wb") as file:
-                pickler = pickle.Pickler(file, protocol=pickle.HIGHEST_PROTOCOL)
-                pickler.dump(_IN_PIECES)
+        with _replaced(self.path(kind, name, ".pickle")) as file:
+            pickler = pickle.Pickler(file, protocol=pickle.HIGHEST_PROTOCOL)
+            pickler.dump(_IN_PIECES)
 
-                def put(key: str, value: Any) -> None:
-                    pickler.dump((key, value))
-                    pickler.clear_memo()  # or the pickler keeps every piece alive
+            def put(key: str, value: Any) -> None:
+                pickler.dump((key, value))
+                pickler.clear_memo()  # or the pickler keeps every piece alive
 
-                yield put
-            os.replace(temporary, target)
-        except BaseException as exc:
-            temporary.unlink(missing_ok=True)
-            named = _named(exc, temporary)
-            if named is exc:
-                raise
-            raise named from exc
+            yield put
 
     def save(self, kind: str, name: str, value: Any) -> None:
         """The entry written beside its place and renamed over it (as write_atomically), pickled straight
         into the file: pickle.dumps held a second copy of a report's files, a fifth of a large build's peak."""
-        target = self.path(kind, name, ".pickle")
-        temporary = target.with_name(f".{target.name}.{os.getpid()}.partial")
-        target.parent.mkdir(parents=True, exist_ok=True)
-        try:
-            with temporary.open("wb") as file:
-                pickle.dump(value, file, protocol=pickle.HIGHEST_PROTOCOL)
-            os.replace(temporary, target)
-        except BaseException as exc:
-            temporary.unlink(missing_ok=True)
-            named = _named(exc, temporary)
-            if named is exc:
-                raise
-            raise named from exc
+        with _replaced(self.path(kind, name, ".pickle")) as file:
+            pickle.dump(value, file, protocol=pickle.HIGHEST_PROTOCOL)
 
     def prune(self) -> None:
         """Drop every entry this ingest did not use, so the cache tracks the content."""
@@ -126,6 +104,24 @@ class Cache:
             for entry in os.scandir(kind.path) if kind.is_dir() else []:
                 if entry.path not in self.used:
                     shutil.rmtree(entry.path) if entry.is_dir(follow_symlinks=False) else os.unlink(entry.path)
+
+
+@contextlib.contextmanager
+def _replaced(target: Path) -> Iterator[BinaryIO]:
+    """A file written beside `target` and renamed over it once whole (as write_atomically); on any
+    failure the partial file goes, and a write error names the file (_named)."""
+    temporary = target.with_name(f".{target.name}.{os.getpid()}.partial")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        with temporary.open("wb") as file:
+            yield file
+        os.replace(temporary, target)
+    except BaseException as exc:
+        temporary.unlink(missing_ok=True)
+        named = _named(exc, temporary)
+        if named is exc:
+            raise
+        raise named from exc
 
 
 def _named(exc: BaseException, path: Path) -> BaseException:
