@@ -77,19 +77,21 @@ ingest: setup
 	$(PERFWIKI) ingest
 
 # The development server: serve.toml adds the Pagefind index perfwiki watch rebuilds after each
-# ingest (.serve/, never site/static, so no build publishes it).
+# ingest (.serve/, never site/static, so no build publishes it); .serve/preview.toml, which perfwiki
+# watch writes, mounts content/ as validation passed it (a copy in .serve/content) and 404s what is gone.
 # --poll: ingest switches generations by renaming one symlink (publish.py), which Hugo's event
 # watcher does not follow (it keeps watching the folders it first resolved); polling sees each
 # new generation whole.
-SERVE_FLAGS = --config hugo.toml,serve.toml --renderToMemory --disableFastRender --poll 500ms --port $(PORT)
+SERVE_FLAGS = --config hugo.toml,serve.toml,.serve/preview.toml --renderToMemory --disableFastRender --poll 500ms --port $(PORT)
 
 # The index `make serve` serves, built once from a throwaway build (make serve rebuilds it itself).
 search-index: setup ingest
 	$(VENV)/bin/python -m perfwiki.searchindex --hugo $(HUGO)
 
 # Ingest, serve, and ingest again on every save under content/ (Hugo then reloads the page);
-# Ctrl-C stops both.
-serve: setup validate-content
+# Ctrl-C stops both. No `perfwiki check` first: a report it would refuse is held back, said at its
+# file:line, and kept from Hugo (.serve/preview.toml, scripts/perfwiki/preview.py) while the rest is served.
+serve: setup
 	$(PERFWIKI) watch --hugo $(HUGO) -- $(HUGO) server $(SERVE_FLAGS)
 
 # The search index is made from this build's own pages, into public/pagefind/.

@@ -6,7 +6,10 @@ import difflib
 import functools
 import re
 import shutil
+import socket
 import sys
+import urllib.error
+import urllib.request
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -127,6 +130,36 @@ def hugo_binary() -> Path:
 
 def perfwiki_command() -> list[str]:
     return [str(Path(sys.executable).parent / "perfwiki")]
+
+
+# hugo server as the Makefile's serve target runs it: in memory, full renders, polling (ingest switches
+# generations by renaming a symlink, publish.py, which Hugo's event watcher does not follow).
+SERVER_FLAGS = ["--renderToMemory", "--disableFastRender", "--poll", "500ms", "--bind", "127.0.0.1"]
+# What `make serve` adds to hugo.toml: the search index's theme, and content as validation passed it (preview.py).
+SERVE_CONFIG = ["hugo.toml", "serve.toml", ".serve/preview.toml"]
+
+
+def hugo_server(port: int, config: list[str] | None = None) -> list[str]:
+    """The command line of a `hugo server` on 127.0.0.1:`port`, reading `config` (default: hugo.toml)."""
+    command = [str(hugo_binary()), "server", *SERVER_FLAGS, "--port", str(port)]
+    return command + (["--config", ",".join(config)] if config else [])
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def http_get(url: str, timeout: float = 10) -> tuple[int, str]:
+    """(status, body) of a page; status 0 when nothing answers."""
+    try:
+        with urllib.request.urlopen(url, timeout=timeout) as response:  # noqa: S310 - our own local server
+            return response.status, response.read().decode("utf-8", "replace")
+    except urllib.error.HTTPError as error:
+        return error.code, error.read().decode("utf-8", "replace")
+    except OSError:
+        return 0, ""
 
 
 def golden(name: str, actual: str, update: bool) -> None:

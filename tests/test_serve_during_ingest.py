@@ -12,17 +12,14 @@ import html
 import json
 import re
 import shutil
-import socket
 import subprocess
 import threading
 import time
-import urllib.error
-import urllib.request
 from pathlib import Path
 
 import pytest
 
-from support import copy_site_sources, hugo_binary, perfwiki_command
+from support import copy_site_sources, free_port, http_get, hugo_server, perfwiki_command
 
 REPORT = "nvme-raw-vs-ext4"
 FIO = Path("content/reports") / REPORT / "raw" / "nvme-raw" / "fio-bandwidth-iops-latency.md"
@@ -36,22 +33,6 @@ PAGES = [
     "/runs/",
     f"/raw/{REPORT}/nvme-raw/fio-bandwidth-iops-latency-md/",
 ]
-# Polling, as the Makefile's serve target: Hugo's event watcher keeps watching the generation it started on.
-SERVER_FLAGS = ["--renderToMemory", "--disableFastRender", "--poll", "500ms"]
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-def get(url: str) -> tuple[int, str]:
-    try:
-        with urllib.request.urlopen(url, timeout=10) as response:  # noqa: S310 - our own local server
-            return response.status, response.read().decode("utf-8", "replace")
-    except urllib.error.HTTPError as error:
-        return error.code, error.read().decode("utf-8", "replace")
 
 
 def ingest(site: Path) -> None:
@@ -65,7 +46,7 @@ def served(tmp_path):
     ingest(site)
     port = free_port()
     server = subprocess.Popen(
-        [str(hugo_binary()), "server", *SERVER_FLAGS, "--port", str(port), "--bind", "127.0.0.1"],
+        hugo_server(port),
         cwd=site,
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
@@ -76,11 +57,8 @@ def served(tmp_path):
     try:
         deadline = time.monotonic() + 60
         while True:
-            try:
-                if get(base + "/")[0] == 200:
-                    break
-            except OSError:
-                pass
+            if http_get(base + "/")[0] == 200:
+                break
             assert server.poll() is None and time.monotonic() < deadline, "hugo server did not start"
             time.sleep(0.2)
         yield site, base, log
@@ -121,7 +99,7 @@ def settled(base: str, site: Path, log: ServerLog, timeout: float = 30) -> str:
     wanted = {f"/runs/{REPORT}/{entry['id']}/" for entry in document["run_index"]}
     deadline = time.monotonic() + timeout
     while True:
-        status, page = get(f"{base}/reports/{REPORT}/")
+        status, page = http_get(f"{base}/reports/{REPORT}/")
         if status == 200 and set(run_links(page)) == wanted and log.quiet_for() > 2:
             return page
         assert time.monotonic() < deadline, f"hugo server still shows {sorted(set(run_links(page)) ^ wanted)}"
@@ -136,7 +114,7 @@ def test_pages_never_fail_while_ingest_adds_and_removes_raw_files(served):
     def poll() -> None:
         while not stop.is_set():
             for path in PAGES:
-                answers.append((path, get(base + path)[0]))
+                answers.append((path, http_get(base + path)[0]))
             time.sleep(0.05)
 
     poller = threading.Thread(target=poll)
@@ -179,7 +157,7 @@ def test_after_ingest_the_report_links_each_run_to_its_own_page(served):
         run_id = link.rstrip("/").rpartition("/")[2]
         # The run as ingest published it, and the page Hugo serves for it: the same run, from the same lines.
         run = json.loads((site / "site" / "static" / "runs" / REPORT / run_id / "index.json").read_text())
-        status, page = get(base + link)
+        status, page = http_get(base + link)
         assert status == 200, link
         assert html.unescape(re.search(r"<h1>(.*?)</h1>", page).group(1)) == titles[run_id], link
         source = run["source"]

@@ -3,6 +3,7 @@ loop, nothing outlives it, and the Pagefind index served or built is the one of 
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import gzip
 import json
@@ -12,20 +13,31 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
-import urllib.error
-import urllib.request
+import tomllib
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
+from perfwiki.ingest import plan
+from perfwiki.preview import Preview
 from perfwiki.watch import wanted
-from support import FIXTURES, ROOT, copy_site_sources, hugo_binary, perfwiki_command
+from support import (
+    FIXTURES,
+    ROOT,
+    SERVE_CONFIG,
+    copy_site_sources,
+    free_port,
+    http_get,
+    hugo_binary,
+    hugo_server,
+    perfwiki_command,
+)
 
 REPORT = "fio-iops-basics"
 NEW_RAW = FIXTURES / "fio" / "fio-3.33-randread.json+.json"
-SERVE_FLAGS = ["--config", "hugo.toml,serve.toml", "--renderToMemory", "--disableFastRender", "--bind", "127.0.0.1"]
 
 
 def site_copy(target: Path) -> Path:
@@ -35,20 +47,8 @@ def site_copy(target: Path) -> Path:
     return target
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
 def get(url: str) -> tuple[int, str]:
-    try:
-        with urllib.request.urlopen(url, timeout=5) as response:
-            return response.status, response.read().decode("utf-8", "replace")
-    except urllib.error.HTTPError as error:
-        return error.code, ""
-    except OSError:
-        return 0, ""
+    return http_get(url, timeout=5)
 
 
 def wait_for(what: str, check: Callable[[], bool], seconds: float, log: Path | None = None) -> None:
@@ -132,6 +132,53 @@ def test_saves_count_editor_scratch_files_do_not(tmp_path):
     assert wanted(str(hidden_home / "reports" / REPORT / "index.md"), str(hidden_home))
 
 
+def test_hugo_reads_content_as_validation_passed_it_and_what_is_gone_404s(tmp_path):
+    site = site_copy(tmp_path)
+    preview = Preview(site)
+    copy = site / ".serve" / "content"
+    assert preview.update([]) == set()
+    # Everything Hugo reads, nothing it does not: raw files and aliases.yaml stay in content/.
+    assert (copy / "reports" / REPORT / "index.md").read_bytes() == (
+        site / "content/reports" / REPORT / "index.md"
+    ).read_bytes()
+    assert (copy / "runs" / "_content.gotmpl").is_file() and (copy / "environments" / "lab-vm-dm0.md").is_file()
+    assert not list(copy.glob("reports/*/raw")) and not list(copy.glob("reports/*/aliases.yaml"))
+    config = tomllib.loads((site / ".serve" / "preview.toml").read_text())
+    hugo_toml = tomllib.loads((site / "hugo.toml").read_text())
+    mounts = config["module"]["mounts"]
+    assert mounts[0] == {**hugo_toml["module"]["mounts"][0], "source": ".serve/content"}
+    assert mounts[1:] == hugo_toml["module"]["mounts"][1:] and "server" not in config
+
+    # A report held back and an environment page with an error: out of the copy, and 404 from then on.
+    index = site / "content" / "reports" / REPORT / "index.md"
+    replace_in(index, "date: 2018-06-04", "date: 04.06.2018")
+    replace_in(site / "content" / "environments" / "nas-default.md", "kind:", "kind: [")
+    problems = plan(site)[1]  # what ingest would say, without building anything
+    assert preview.update(problems) == {f"reports/{REPORT}", "environments/nas-default.md", "reports/nas-cache-modes"}
+    assert not (copy / "reports" / REPORT).exists() and not (copy / "environments" / "nas-default.md").exists()
+    assert (copy / "reports" / "nvme-raw-vs-ext4" / "index.md").is_file()
+    redirects = tomllib.loads((site / ".serve" / "preview.toml").read_text())["server"]["redirects"]
+    assert [redirect["from"] for redirect in redirects] == [
+        "/environments/nas-default/**",
+        *(f"/{section}/{REPORT}/**" for section in ("reports", "runs", "raw")),
+        *(f"/{section}/nas-cache-modes/**" for section in ("reports", "runs", "raw")),
+    ]
+    assert {(redirect["to"], redirect["status"], redirect["force"]) for redirect in redirects} == {
+        ("/404.html", 404, True)
+    }
+
+    # Fixed, they are back; a report folder deleted goes from the copy, and 404s.
+    replace_in(index, "date: 04.06.2018", "date: 2018-06-04")
+    replace_in(site / "content" / "environments" / "nas-default.md", "kind: [", "kind:")
+    shutil.rmtree(site / "content" / "reports" / "vm-vs-bare-metal")
+    assert preview.update(plan(site)[1]) == set()
+    assert (copy / "reports" / REPORT / "index.md").is_file() and not (copy / "reports" / "vm-vs-bare-metal").exists()
+    redirects = tomllib.loads((site / ".serve" / "preview.toml").read_text())["server"]["redirects"]
+    assert [redirect["from"] for redirect in redirects] == [
+        f"/{section}/vm-vs-bare-metal/**" for section in ("reports", "runs", "raw")
+    ]
+
+
 def test_an_ingest_started_by_hand_waits_for_the_running_one_and_says_whose(tmp_path):
     site = site_copy(tmp_path)
     lock_path = site / ".perfwiki-cache" / "lock"
@@ -188,18 +235,17 @@ def test_saves_in_quick_succession_are_one_ingest_and_hugo_toml_is_watched(tmp_p
 # --- perfwiki watch under a running hugo server -----------------------------------------------
 
 
-@pytest.fixture
-def watched(tmp_path) -> Iterator[tuple[Path, str, Path, subprocess.Popen]]:
-    """`perfwiki watch -- hugo server` on a copy of the example site: (site, address, log, watcher)."""
-    site = site_copy(tmp_path / "site")
+@contextlib.contextmanager
+def watching(site: Path, log: Path, search: bool = True) -> Iterator[tuple[str, subprocess.Popen]]:
+    """`perfwiki watch -- hugo server` as `make serve` runs them, on a site copy: (address, watcher).
+    Whatever happens, nothing it started outlives it."""
     port = free_port()
-    log = tmp_path / "watch.log"
-    command = perfwiki_command() + ["watch", "--root", str(site), "--hugo", str(hugo_binary()), "--"]
-    command += [str(hugo_binary()), "server", *SERVE_FLAGS, "--port", str(port)]
+    search_flags = ["--hugo", str(hugo_binary())] if search else ["--no-search"]
+    command = perfwiki_command() + ["watch", "--root", str(site), *search_flags, "--", *hugo_server(port, SERVE_CONFIG)]
     with log.open("w") as out:
         watcher = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT)
     try:
-        yield site, f"http://127.0.0.1:{port}", log, watcher
+        yield f"http://127.0.0.1:{port}", watcher
     finally:
         children = descendants(watcher.pid)
         watcher.terminate()
@@ -208,6 +254,15 @@ def watched(tmp_path) -> Iterator[tuple[Path, str, Path, subprocess.Popen]]:
         while any(alive(pid) for pid in children) and time.monotonic() < deadline:
             time.sleep(0.1)
         assert not [pid for pid in children if alive(pid)], "a process outlived the watcher"
+
+
+@pytest.fixture
+def watched(tmp_path) -> Iterator[tuple[Path, str, Path, subprocess.Popen]]:
+    """`perfwiki watch -- hugo server` on a copy of the example site: (site, address, log, watcher)."""
+    site = site_copy(tmp_path / "site")
+    log = tmp_path / "watch.log"
+    with watching(site, log) as (address, watcher):
+        yield site, address, log, watcher
 
 
 @pytest.mark.site
@@ -275,6 +330,75 @@ def test_watch_shows_edits_live_and_outlives_bad_input(watched):
     assert "Traceback" not in log.read_text()
 
 
+# Pages of the other reports and the lists, asked for all along while one report breaks and is fixed.
+OTHER_PAGES = [
+    "/",
+    "/reports/",
+    "/environments/",
+    "/reports/nvme-raw-vs-ext4/",
+    "/runs/nvme-raw-vs-ext4/nvme-raw-sequential-write-bandwidth-test/",
+    "/environments/lab-vm-dm0/",
+]
+
+
+@pytest.mark.site
+def test_a_report_hugo_cannot_read_is_not_served_and_every_other_page_still_is(tmp_path):
+    site = site_copy(tmp_path / "site")
+    log = tmp_path / "watch.log"
+    index = site / "content" / "reports" / REPORT / "index.md"
+    written = index.read_text(encoding="utf-8")
+    where = f"content/reports/{REPORT}/index.md"
+    with watching(site, log, search=False) as (address, watcher):
+        page = f"{address}/reports/{REPORT}/"
+        wait_for("the report served", lambda: get(page)[0] == 200, 90, log)
+        run_page = f"{address}/runs/{REPORT}/{sorted(run_ids(site))[0]}/"
+        assert get(run_page)[0] == 200
+        answers: list[tuple[str, int]] = []
+        stop = threading.Event()
+
+        def poll() -> None:
+            while not stop.is_set():
+                for path in [*OTHER_PAGES, f"/reports/{REPORT}/"]:
+                    answers.append((path, get(address + path)[0]))
+                time.sleep(0.05)
+
+        poller = threading.Thread(target=poll)
+        poller.start()
+        try:
+            # Hugo refuses both (a date it cannot parse; a quote never closed): each is held back, said at its
+            # line, and its page answers 404 rather than every page answering 500; fixed, it is back.
+            for broken, said in (
+                (written.replace("date: 2018-06-04", "date: 04.06.2018"), f"{where}:3: date '04.06.2018' is not"),
+                (written.replace("title: fio IOPS", 'title: "fio IOPS'), f"{where}:10: front matter is not valid YAML"),
+            ):
+                assert broken != written
+                index.write_text(broken, encoding="utf-8")
+                wait_for("the broken report's page 404", lambda: get(page)[0] == 404, 30, log)
+                assert get(run_page)[0] == 404
+                assert f"{said}" in log.read_text() and f"not served: reports/{REPORT}" in log.read_text()
+                index.write_text(written, encoding="utf-8")
+                wait_for(
+                    "the fixed report served", lambda: "fio IOPS basics and ioping latency" in get(page)[1], 30, log
+                )
+                assert get(run_page)[0] == 200
+
+            # A report folder deleted: its pages 404 and the list of reports no longer names it.
+            shutil.rmtree(index.parent)
+            wait_for("the deleted report's page 404", lambda: get(page)[0] == 404, 30, log)
+            assert get(run_page)[0] == 404
+            wait_for("the list without it", lambda: f"/reports/{REPORT}/" not in get(f"{address}/reports/")[1], 30, log)
+        finally:
+            stop.set()
+            poller.join()
+        assert watcher.poll() is None
+    others = {status for path, status in answers if path != f"/reports/{REPORT}/"}
+    assert others == {200}, [answer for answer in answers if answer[1] != 200][:10]
+    assert {status for path, status in answers if path == f"/reports/{REPORT}/"} == {200, 404}
+    assert len(answers) > 100
+    said = log.read_text()
+    assert "panic" not in said and "starting it again" not in said and "Traceback" not in said
+
+
 def test_a_server_that_never_comes_up_stops_the_watcher_with_its_reason(tmp_path):
     site = site_copy(tmp_path / "site")
     with socket.socket() as taken:
@@ -282,7 +406,7 @@ def test_a_server_that_never_comes_up_stops_the_watcher_with_its_reason(tmp_path
         taken.listen()
         port = taken.getsockname()[1]
         command = perfwiki_command() + ["watch", "--root", str(site), "--no-search", "--"]
-        command += [str(hugo_binary()), "server", *SERVE_FLAGS, "--port", str(port)]
+        command += hugo_server(port, SERVE_CONFIG)
         done = subprocess.run(command, capture_output=True, text=True, timeout=120)
     assert done.returncode == 1
     assert "hugo stopped (exit status 1); stopping too" in done.stderr.splitlines()[-1]

@@ -54,7 +54,8 @@ class IndexBuild:
     (a page Hugo cannot render) leaves the index served before in place, and says so.
     """
 
-    def __init__(self, root: Path, hugo: str) -> None:
+    def __init__(self, root: Path, hugo: str, config: list[Path] | None = None) -> None:
+        """`config`: Hugo's --config files, as the server reads them (the watcher's: content as validated)."""
         self.root = root
         self.served = prepare(root)
         self.started = time.monotonic()
@@ -65,6 +66,7 @@ class IndexBuild:
         self.process: subprocess.Popen[bytes] | None = self._start(
             # Errors only (--quiet hides them too): what a failed build says is the line shown.
             [hugo, "--logLevel", "error", "--source", str(root), "-d", str(self.work / "site")]
+            + (["--config", ",".join(str(path) for path in config)] if config else [])
         )
 
     def _start(self, command: list[str]) -> subprocess.Popen[bytes]:

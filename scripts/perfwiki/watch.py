@@ -17,8 +17,9 @@ a quarter of a core four times a second while nobody types. inotify costs nothin
 With a command after `--` (`make serve`: `hugo server ...`) it runs that command beside the
 loop, after the first ingest, and stops it when it stops: Ctrl-C, SIGTERM, a closed terminal,
 or the death of whoever started it (make killed with SIGKILL) leave no process behind. After
-each ingest it rebuilds the Pagefind index the server serves (`searchindex`), in the
-background so the preview is not delayed.
+each ingest it gives the server content/ as validation passed it, a report held back or deleted
+answering 404 (`preview`: the server reads `.serve/preview.toml`), and rebuilds the Pagefind
+index the server serves (`searchindex`), in the background so the preview is not delayed.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
+from . import preview
 from .searchindex import IndexBuild, prepare
 
 if TYPE_CHECKING:
@@ -78,6 +80,7 @@ class Watcher:
         self.server_served = False  # it has run SERVER_UP seconds once: a later exit is a crash
         self.index: IndexBuild | None = None
         self.warnings_shown: set[str] = set()
+        self.preview = preview.Preview(root)
 
     def say(self, line: str) -> None:
         print(f"{datetime.now():%H:%M:%S} {line}", file=self.out, flush=True)
@@ -94,7 +97,13 @@ class Watcher:
         except Exception as error:  # noqa: BLE001 - the loop outlives any bad input
             said = " ".join(str(error).split())  # one line, whatever the message spans
             self.say(f"{what}ingest failed: {type(error).__name__}: {said}; run `perfwiki ingest` for details")
-            return
+            return  # Hugo keeps the content it was last given
+        # Only now does Hugo see the save, beside the data published for it, and never what validation refused.
+        try:
+            withheld = self.preview.update(result.problems)
+        except OSError as error:  # a full disk: Hugo keeps what it was given, the loop goes on
+            self.say(f"the preview's copy of content/ not updated: {error}")
+            withheld = set()
         errors = [str(problem) for problem in result.problems if problem.severity == "error"]
         warnings = [str(problem) for problem in result.problems if problem.severity != "error"]
         # Errors every time (what is broken now); warnings once, or a save would repeat them all.
@@ -103,6 +112,7 @@ class Watcher:
         self.warnings_shown = set(warnings)
         counts = [f"{len(errors)} problem{'s' if len(errors) != 1 else ''}"] if errors else []
         counts += [f"{len(warnings)} warning{'s' if len(warnings) != 1 else ''}"] if warnings else []
+        counts += [f"not served: {', '.join(sorted(withheld))}"] if withheld else []
         self.say(
             f"{what}ingested {result.run_count} runs in {len(result.reports)} reports"
             f" in {time.monotonic() - started:.2f} s ({result.extracted} files parsed, {result.built} reports built)"
@@ -114,7 +124,7 @@ class Watcher:
             return
         if self.index is not None:
             self.index.cancel()
-        self.index = IndexBuild(self.root, self.hugo)
+        self.index = IndexBuild(self.root, self.hugo, [self.root / "hugo.toml", self.root / preview.CONFIG])
 
     def tend(self) -> None:
         """Between looks: finish an index build, notice a server that stopped by itself."""
@@ -164,6 +174,7 @@ class Watcher:
 
         if self.command:
             prepare(self.root)  # the theme folder serve.toml names must exist before the server starts
+        self.preview.write_config()  # the server cannot start without it, even should the first ingest fail
         config = self.root / "hugo.toml"
         config_was = _signature(config)
         # Watching from before the first ingest: a save during it is seen.
@@ -189,6 +200,7 @@ class Watcher:
                 if (config_is := _signature(config)) != config_was:
                     config_was = config_is
                     changed.append("hugo.toml")
+                    self.preview.write_config()
                 if not changed:
                     continue
                 if self.index is not None:
