@@ -356,7 +356,7 @@ def test_a_secret_in_prose_is_reported_and_left_for_the_author(leaked_site):
     ) in ingest.stderr.splitlines()
     assert ingest.returncode == 1 and PROSE_SECRET not in ingest.stderr
     assert (site / index).read_text(encoding="utf-8") == prose  # not rewritten
-    # `perfwiki check` (what make serve and make build run first) says it the same way, and fails.
+    # `perfwiki check` (what make build and make check run first) says it the same way, and fails.
     check = subprocess.run(perfwiki_command() + ["check", "--root", str(site)], capture_output=True, text=True)
     assert check.returncode == 1 and PROSE_SECRET not in check.stderr
     assert (

@@ -4,18 +4,15 @@ and what an edit adds is found once the watcher has rebuilt it."""
 from __future__ import annotations
 
 import shutil
-import socket
 import subprocess
 import time
 import urllib.request
 
 import pytest
 
-from support import ROOT, copy_site_sources, hugo_binary, perfwiki_command
+from support import ROOT, SERVE_CONFIG, copy_site_sources, free_port, hugo_binary, hugo_server, perfwiki_command
 
 pytestmark = pytest.mark.browser
-
-FLAGS = ["--config", "hugo.toml,serve.toml", "--renderToMemory", "--disableFastRender", "--bind", "127.0.0.1"]
 
 
 def served(url: str) -> bytes:
@@ -31,15 +28,11 @@ def test_search_under_make_serve_finds_a_word_added_since_it_started(page, tmp_p
     site.mkdir()
     copy_site_sources(site)
     shutil.copy2(ROOT / "serve.toml", site / "serve.toml")
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
+    port = free_port()
     log = tmp_path / "watch.log"
     command = perfwiki_command() + ["watch", "--root", str(site), "--hugo", str(hugo_binary()), "--"]
     with log.open("w") as out:
-        watcher = subprocess.Popen(
-            [*command, str(hugo_binary()), "server", *FLAGS, "--port", str(port)], stdout=out, stderr=out
-        )
+        watcher = subprocess.Popen([*command, *hugo_server(port, SERVE_CONFIG)], stdout=out, stderr=out)
     try:
 
         def rebuilt(times: int, seconds: float = 90) -> None:
