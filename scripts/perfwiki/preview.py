@@ -166,12 +166,13 @@ def _kept_out(relative: str, withheld_paths: set[str]) -> bool:
 
 
 def _files(folder: Path) -> dict[str, Path]:
-    """{path relative to `folder`: file} of every file under it, hidden folders left out."""
+    """{path relative to `folder`: file} of every file under it, but in folders Hugo does not read
+    (hidden ones, raw/: a large wiki's thousands of raw files are not looked at on every save)."""
     found: dict[str, Path] = {}
     for here, folders, files in os.walk(folder):
         relative_here = os.path.relpath(here, folder)
         prefix = "" if relative_here == "." else relative_here.replace(os.sep, "/") + "/"
-        folders[:] = [name for name in folders if not name.startswith(".")]
+        folders[:] = [name for name in folders if _read_by_hugo(f"{prefix}{name}/")]
         for name in files:
             found[prefix + name] = Path(here) / name
     return found
