@@ -335,7 +335,8 @@ def build_report(root: Path, job: ReportJob) -> ReportOutcome:
     retired, alias_problems = aliases.read(job.aliases_path, job.aliases_text)
     # Ids from each run's own file; one the last ingest published otherwise is kept as an old id (renames.py).
     digests = [run_renames.digest(run) for run in report.runs]
-    moved, id_problems = run_renames.assign(report.runs, digests, retired, run_renames.previous(root, job.slug))
+    before = run_renames.previous(root, job.slug, job.former_slugs)
+    moved, id_problems = run_renames.assign(report.runs, digests, retired, before)
     if moved and not alias_problems:
         retired, id_notes = run_renames.keep(root, job.aliases_path, job.aliases_text, retired, moved)
         id_problems += id_notes

@@ -11,7 +11,8 @@ built from a clone (CI, a colleague's machine) where neither exists, and an old 
 keep working there too. aliases.yaml is committed with the rename it records, reviewed like
 any change, and is already the one table every citation, export and redirect reads
 (aliases.py). What ingest keeps of its own is only what it published last: data/ids/<report>.json,
-{content digest: id}, from which the next ingest learns what moved. Without it (a first ingest,
+{content digest: id}, from which the next ingest learns what moved (a report just renamed finds
+it under its former slugs, `previous`). Without it (a first ingest,
 a fresh clone) nothing is detected and nothing is written.
 
 A run is known by a digest of its tool, format, command and parsed results (`digest`): the
@@ -59,14 +60,25 @@ def ledger(runs: list[Run], digests: list[str]) -> dict[str, str]:
     return {key: ids[0] for key, ids in sorted(counted.items()) if len(ids) == 1}
 
 
-def previous(root: Path, report: str) -> dict[str, str]:
-    """The ledger the last ingest published for a report ({} without one)."""
-    path = root / "data" / LEDGER / datafile.name(report)
-    try:
-        found = datafile.load(path)
-    except (OSError, ValueError):
-        return {}
-    return found if isinstance(found, dict) else {}
+def previous(root: Path, report: str, former_slugs: list[str] | tuple[str, ...] = ()) -> dict[str, str]:
+    """What the last ingest published of a report's runs ({} without it): its ledger under its slug
+    and under each slug it had before.
+
+    A report folder renamed in the same change as one of its files was last published under its
+    old slug, so that is where its runs' old ids are; read under the new slug alone, nothing would
+    be found to have moved. Where two ledgers know one digest, the slug now wins, then the former
+    slugs in the order the front matter gives them.
+    """
+    found: dict[str, str] = {}
+    for name in (report, *former_slugs):
+        path = root / "data" / LEDGER / datafile.name(name)
+        try:
+            ledger = datafile.load(path)
+        except (OSError, ValueError):
+            continue
+        if isinstance(ledger, dict):
+            found = {**ledger, **found}
+    return found
 
 
 def assign(
