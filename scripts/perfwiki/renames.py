@@ -137,7 +137,7 @@ def keep(
         write_atomically(root / shown, new_text)
     except OSError as exc:
         lines = ", ".join(f"'{old}: {now}'" for old, now in sorted(moved.items()))
-        return retired, [Problem(shown, 1, f"cannot write ({exc.strerror}): add {lines} to keep the old run addresses")]
+        return retired, [Problem(shown, 1, f"cannot write ({exc.strerror}): add {lines} to keep the old addresses")]
     entries, problems = aliases.read(shown, new_text)
     return entries, notes + problems
 

@@ -60,13 +60,19 @@ class Scenario:
 
 def moved(before: dict[str, Scenario], now: dict[str, Scenario]) -> dict[str, str]:
     """{old key: key now} of each scenario of `before` gone under its key whose runs are one scenario's now."""
-    existing = frozenset().union(*(scenario.runs for scenario in now.values()))
+    # Each run's scenarios now: the candidates are the scenarios of any one old run, so a perfwiki
+    # change that moves every key compares each with a few, not with every scenario.
+    where: dict[tuple[str, str], list[str]] = {}
+    for key, scenario in now.items():
+        for run in scenario.runs:
+            where.setdefault(run, []).append(key)
     found = {}
     for key, old in before.items():
-        runs = old.runs & existing
+        runs = {run for run in old.runs if run in where}
         if key in now or not runs:
             continue
-        candidates = [new for new, scenario in now.items() if runs <= scenario.runs and scenario.says_all_of(old)]
+        some = next(iter(runs))
+        candidates = [new for new in where[some] if runs <= now[new].runs and now[new].says_all_of(old)]
         if len(candidates) == 1:
             found[key] = candidates[0]
     return found
