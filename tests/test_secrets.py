@@ -186,6 +186,47 @@ NEGATIVES = [
 ]
 
 
+# Options whose value must be attached: MySQL's and MariaDB's clients take `--password[=name]` and
+# `-p[password]` (their --help), PostgreSQL's `-W, --password` takes none (psql 15's --help: "force
+# password prompt"). Alone they prompt, and the word after is another argument (the database). Where a
+# separate word is the value, or the program running the option is not certain, it is still hidden.
+# (command line, as published)
+SEPARATE_WORDS = [
+    # Not a value: published as typed.
+    ("[root@db7 ~]# mysql -u root --password sbtest", "[root@db7 ~]# mysql -u root --password sbtest"),
+    ("mysql --password db", "mysql --password db"),
+    ("mysql -h db7 -P 3306 -u sbtest -p sbtest", "mysql -h db7 -P 3306 -u sbtest -p sbtest"),
+    ("mysqldump -u root --password sbtest > sbtest.sql", "mysqldump -u root --password sbtest > sbtest.sql"),
+    ("sudo mariadb --password -e 'show databases' sbtest", "sudo mariadb --password -e 'show databases' sbtest"),
+    ("$ sudo -u postgres psql --password pgbench", "$ sudo -u postgres psql --password pgbench"),
+    ("pg_dump -h db7 -U bench --password pgbench", "pg_dump -h db7 -U bench --password pgbench"),
+    # mysql on the line, but iperf3's and sysbench's -p: a port and a thread count, not passwords.
+    ("systemctl stop mysql; iperf3 -c 10.0.0.2 -p5201", "systemctl stop mysql; iperf3 -c 10.0.0.2 -p5201"),
+    ("sysbench --mysql-host=db7 --mysql-port=3306 -p4 run", "sysbench --mysql-host=db7 --mysql-port=3306 -p4 run"),
+    # A value: hidden.
+    ("mysql -u root --password=S3cret sbtest", "mysql -u root --password=[REDACTED:password] sbtest"),
+    ("mysql -u root -pS3cret sbtest", "mysql -u root -p[REDACTED:password] sbtest"),
+    ('ssh db7 "mysql -pS3cret sbtest"', 'ssh db7 "mysql -p[REDACTED:password] sbtest"'),
+    # sysbench 1.0.20 reads no value after a space either, but the word is what its author meant as one.
+    (
+        "sysbench oltp_read_write --mysql-password S3cret run",
+        "sysbench oltp_read_write --mysql-password [REDACTED:password] run",
+    ),
+    ("curl -u bench:S3cret https://db7/", "curl -u bench:[REDACTED:password] https://db7/"),
+    ("./bench.sh --password S3cret", "./bench.sh --password [REDACTED:password]"),
+    # The program not certain: mysql is sudo's user here, and ssh runs mysql elsewhere; hidden all the same.
+    ("sudo -u mysql ./bench.sh --password S3cret", "sudo -u mysql ./bench.sh --password [REDACTED:password]"),
+    ("ssh db7 mysql --password S3cret", "ssh db7 mysql --password [REDACTED:password]"),
+]
+
+
+@pytest.mark.parametrize("pasted,published", SEPARATE_WORDS, ids=[p[0][:40] for p in SEPARATE_WORDS])
+def test_a_separate_word_is_hidden_only_where_it_is_the_value(pasted, published):
+    redacted, findings = secrets.redact(pasted)
+    assert redacted == published
+    assert len(findings) == published.count("[REDACTED")
+
+
 @pytest.mark.parametrize("pasted,published,what", POSITIVES, ids=[p[1][:40] for p in POSITIVES])
 def test_each_built_in_pattern_redacts_the_secret_and_keeps_the_line(pasted, published, what):
     redacted, findings = secrets.redact(pasted)

@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from . import aliases, artefacts, cache, claims, compare, content, datafile, exports, naming, progress, publish, tools
 from . import renames as run_renames  # on a line of its own: the shared line above stays as it was
+from . import scenario_aliases as scenario_renames  # beside run_renames: old scenario keys
 from . import secrets as secret_patterns
 from . import validate as validation  # on a line of its own too
 from .cache import Cache
@@ -335,7 +336,8 @@ def build_report(root: Path, job: ReportJob) -> ReportOutcome:
     retired, alias_problems = aliases.read(job.aliases_path, job.aliases_text)
     # Ids from each run's own file; one the last ingest published otherwise is kept as an old id (renames.py).
     digests = [run_renames.digest(run) for run in report.runs]
-    moved, id_problems = run_renames.assign(report.runs, digests, retired, run_renames.previous(root, job.slug))
+    before = run_renames.previous(root, job.slug, job.former_slugs)
+    moved, id_problems = run_renames.assign(report.runs, digests, retired, before)
     if moved and not alias_problems:
         retired, id_notes = run_renames.keep(root, job.aliases_path, job.aliases_text, retired, moved)
         id_problems += id_notes
@@ -638,6 +640,7 @@ def _build(root: Path, workers: int, out: TextIO | None, generation: list[str]) 
         *(job.key for job in jobs),
         index_key,
         runs_list_key,
+        scenario_renames.table_text(root) or "",  # added to the index's files after the cache (below)
         *(f"{raw_file.published}={name}" for name, raw_file in sorted(current.items())),
     )
     # The generation in use, and the output and reports (their keys) it was made of.
@@ -690,6 +693,11 @@ def _build(root: Path, workers: int, out: TextIO | None, generation: list[str]) 
             lists = {"index.json": index_pages.runs_list(shares), "compare.json": index_pages.compare_index(shares)}
             runs_list = _encoded({"runs": lists})
             store.save("files", runs_list_key, runs_list)
+    # Each scenario's old keys (scenario_aliases.py): found against the last ingest's data/ as well
+    # as content/, so added after the cache rather than kept in it.
+    scenario_files, scenario_problems = scenario_renames.keep_old_keys(root, index_files["data"], staging is not None)
+    index_files = {**index_files, "data": scenario_files}
+    result.problems.extend(scenario_problems)
     if staging is not None:
         for files in (index_files, runs_list):
             for tree, entries in files.items():

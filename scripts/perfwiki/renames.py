@@ -11,7 +11,8 @@ built from a clone (CI, a colleague's machine) where neither exists, and an old 
 keep working there too. aliases.yaml is committed with the rename it records, reviewed like
 any change, and is already the one table every citation, export and redirect reads
 (aliases.py). What ingest keeps of its own is only what it published last: data/ids/<report>.json,
-{content digest: id}, from which the next ingest learns what moved. Without it (a first ingest,
+{content digest: id}, from which the next ingest learns what moved (a report just renamed finds
+it under its former slugs, `previous`). Without it (a first ingest,
 a fresh clone) nothing is detected and nothing is written.
 
 A run is known by a digest of its tool, format, command and parsed results (`digest`): the
@@ -59,14 +60,25 @@ def ledger(runs: list[Run], digests: list[str]) -> dict[str, str]:
     return {key: ids[0] for key, ids in sorted(counted.items()) if len(ids) == 1}
 
 
-def previous(root: Path, report: str) -> dict[str, str]:
-    """The ledger the last ingest published for a report ({} without one)."""
-    path = root / "data" / LEDGER / datafile.name(report)
-    try:
-        found = datafile.load(path)
-    except (OSError, ValueError):
-        return {}
-    return found if isinstance(found, dict) else {}
+def previous(root: Path, report: str, former_slugs: list[str] | tuple[str, ...] = ()) -> dict[str, str]:
+    """What the last ingest published of a report's runs ({} without it): its ledger under its slug
+    and under each slug it had before.
+
+    A report folder renamed in the same change as one of its files was last published under its
+    old slug, so that is where its runs' old ids are; read under the new slug alone, nothing would
+    be found to have moved. Where two ledgers know one digest, the slug now wins, then the former
+    slugs in the order the front matter gives them.
+    """
+    found: dict[str, str] = {}
+    for name in (report, *former_slugs):
+        path = root / "data" / LEDGER / datafile.name(name)
+        try:
+            ledger = datafile.load(path)
+        except (OSError, ValueError):
+            continue
+        if isinstance(ledger, dict):
+            found = {**ledger, **found}
+    return found
 
 
 def assign(
@@ -104,53 +116,66 @@ def assign(
 
 
 def keep(
-    root: Path, shown: str, text: str | None, retired: dict[str, tuple[str, int]], moved: dict[str, str]
+    root: Path,
+    shown: str,
+    text: str | None,
+    retired: dict[str, tuple[str, int]],
+    moved: dict[str, str],
+    header: str | None = None,
+    written: str | None = None,
+    noun: str = "id",
 ) -> tuple[dict[str, tuple[str, int]], list[Problem]]:
     """Write the `moved` ids into the report's aliases.yaml (`shown`, relative to `root`), and read it again.
 
     Returns its entries as aliases.read gives them, and a note per line written, or a problem
-    naming the lines to add by hand when the file cannot be written.
+    naming the lines to add by hand when the file cannot be written. Another table of old names
+    (scenario_aliases.py) gives its own `header` for a new file, `written` above the lines added,
+    and the `noun` its notes name.
     """
-    new_text, notes = _recorded(text, retired, moved, shown)
+    new_text, notes = _recorded(text, retired, moved, shown, header or _HEADER, written or _WRITTEN, noun)
     try:
         write_atomically(root / shown, new_text)
     except OSError as exc:
         lines = ", ".join(f"'{old}: {now}'" for old, now in sorted(moved.items()))
-        return retired, [Problem(shown, 1, f"cannot write ({exc.strerror}): add {lines} to keep the old run addresses")]
+        return retired, [Problem(shown, 1, f"cannot write ({exc.strerror}): add {lines} to keep the old addresses")]
     entries, problems = aliases.read(shown, new_text)
     return entries, notes + problems
 
 
 def _recorded(
-    text: str | None, entries: dict[str, tuple[str, int]], moved: dict[str, str], shown: str
+    text: str | None,
+    entries: dict[str, tuple[str, int]],
+    moved: dict[str, str],
+    shown: str,
+    header: str,
+    written: str,
+    noun: str,
 ) -> tuple[str, list[Problem]]:
     """aliases.yaml's text with every id in `moved` kept as an old id, and a note per line written.
 
     An entry already there whose run moved is pointed at the run's id now (aliases.py allows no
     chains); each new old id is a line at the end.
     """
-    lines = (text if text is not None else _HEADER).split("\n")
+    lines = (text if text is not None else header).split("\n")
     notes = []
     for old, (target, line) in entries.items():
         if target in moved:
             value = re.compile(rf"(:\s*){re.escape(target)}(\s*(#.*)?)$")
             lines[line - 1] = value.sub(rf"\g<1>{moved[target]}\g<2>", lines[line - 1])
-            note = f"kept old id {old!r} -> {moved[target]!r} (it named {target!r}, which moved)"
+            note = f"kept old {noun} {old!r} -> {moved[target]!r} (it named {target!r}, which moved)"
             notes.append(Problem(shown, line, note, "warning"))
     while lines and not lines[-1].strip():
         lines.pop()
     added = [(old, now) for old, now in sorted(moved.items()) if old not in entries]
     if added:
-        lines += [
-            "",
-            "# Written by `perfwiki ingest`: runs it had published under another id (a file renamed, a run inserted).",
-        ]
+        lines += ["", written]
     for old, now in added:
         lines.append(f"{old}: {now}")
-        notes.append(Problem(shown, len(lines), f"kept old id {old!r} -> {now!r}", "warning"))
+        notes.append(Problem(shown, len(lines), f"kept old {noun} {old!r} -> {now!r}", "warning"))
     return "\n".join(lines) + "\n", notes
 
 
+_WRITTEN = "# Written by `perfwiki ingest`: runs it had published under another id (a file renamed, a run inserted)."
 _HEADER = """\
 # Run ids this report's runs had before, and the id each has now: `old-id: new-id`, one a line.
 # Citations ({{< run >}}, {{< command >}}), `perfwiki export` and the old run page addresses

@@ -31,6 +31,9 @@ import functools
 import re
 from dataclasses import dataclass
 
+from .segments import strip_prompt
+from .shell import WRAPPERS, basename, shell_words
+
 
 @dataclass(frozen=True)
 class Finding:
@@ -51,9 +54,11 @@ class _Rule:
     what: str
     keywords: tuple[str, ...]  # lower case; the rule runs only when one of them is in the text
     pattern: str  # (?P<S>...) the secret, (?P<N>...) the words before it that a report shows
-    # A program that must come before the match on its line (mysql for -p): looked for apart, so the
+    # A program that must come before the match in its command (mysql for -p): looked for apart, so the
     # match stays short and a secret between the program and the match is still found on its own.
     program: str = ""
+    # An option given its value: the programs that take none after a space are asked (_prompts_instead).
+    option: bool = False
 
 
 # A value as shells, JSON, YAML, connection strings and URLs write one: quoted (the quotes kept), or
@@ -80,10 +85,16 @@ _RULES: tuple[_Rule, ...] = (
         r"(?<![\w-])(?P<N>--?(?i:[a-z0-9]+[-_])*(?i:password|passwd|passphrase|pass|pwd|token|secret|"
         r"api[-_]?key|apikey|access[-_]?key|secret[-_]?key|client[-_]?secret|auth[-_]?token))"
         r"(?:=|[ \t]+(?![-\s]))" + _VALUE,
+        option=True,
     ),
-    # mysql -pSECRET (with a space, -p asks for the password and the next word is the database).
+    # mysql -pSECRET (with a space, -p asks for the password and the next word is the database). The
+    # program a word of its own (`--mysql-host=` is sysbench's option, and its -p is not a password).
     _Rule(
-        "password", "a password", ("mysql", "mariadb"), r"(?<!\S)(?P<N>-p)(?=[^\s-])" + _VALUE, r"\b(?:mysql|mariadb)"
+        "password",
+        "a password",
+        ("mysql", "mariadb"),
+        r"(?<!\S)(?P<N>-p)(?=[^\s-])" + _VALUE,
+        r"(?<![\w-])(?:mysql|mariadb)",
     ),
     _Rule("password", "a password", ("sshpass",), r"(?<!\S)(?P<N>-p)[ \t]*" + _VALUE, r"\bsshpass\b"),
     _Rule(
@@ -182,6 +193,23 @@ _KNOWN_PREFIX = re.compile(
 )
 _PEM_BODY = re.compile(r"\s*(?:[A-Za-z0-9+/=]+|[\w-]+: .*)?\s*")
 _PEM_END = re.compile(r"-----END[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----")
+
+# Clients whose `--password` takes no value after a space: alone it asks for the password, and the
+# next word is something else, as in `mysql --password sbtest` (sbtest the database). MySQL's and
+# MariaDB's take the value attached only (`--password=x`, `-px`: "--password[=name]" in their
+# --help); PostgreSQL's `-W, --password` takes none at all ("force password prompt"). SonarSource's
+# hard-coded secrets check (S6437) knows mysql, mysqladmin and mysqldump the same way. Only the
+# program a command runs (its first word, after a prompt and wrappers) counts: a value published
+# because a word merely looked like mysql (`sudo -u mysql bench --password x`) would be a leak.
+_PROMPTING_PROGRAMS = re.compile(
+    r"(?:mysql(?:admin|binlog|check|dump|import|pump|sh|show|slap)?|"
+    r"mariadb(?:-(?:admin|binlog|check|dump|import|show|slap))?|"
+    r"psql|pg_dump(?:all)?|pg_restore|pg_basebackup|pg_receivewal|pg_recvlogical|pg_amcheck|"
+    r"createdb|dropdb|createuser|dropuser|vacuumdb|reindexdb|clusterdb|vacuumlo)(?:\.exe)?",
+    re.IGNORECASE,
+)
+# `--password1` to `3`: MySQL 8.0.27's multifactor passwords, taken the same way.
+_PROMPTING_OPTIONS = re.compile(r"--password[123]?")
 
 
 def _kind_of_value(name: str, secret: str) -> tuple[str, str]:
@@ -322,11 +350,14 @@ def find(text: str) -> list[tuple[int, int, str, Finding]]:
         if _PLACEHOLDER.fullmatch(secret):
             continue
         rule = _RULES[index]
+        command = _command_before(text, match.start())
         program = None
         if rule.program:
-            program = re.search(rule.program, text[text.rfind("\n", 0, match.start()) + 1 : match.start()])
+            program = re.search(rule.program, command)
             if not program:
                 continue
+        if rule.option and _prompts_instead(command, text[spans["N"][0] : spans["N"][1]], text[spans["N"][1] : start]):
+            continue
         # The words before the secret, quotes left out: "--mysql-password=", "Authorization: Bearer ".
         name = re.sub("[\"']", "", text[spans["N"][0] : start]).strip() if "N" in spans else ""
         kind, what = (rule.kind, rule.what) if rule.kind != "named" else _kind_of_value(name, secret)
@@ -335,6 +366,53 @@ def find(text: str) -> list[tuple[int, int, str, Finding]]:
             shown = f"{program.group(0)} … {shown}"
         found.append((start, end, f"[REDACTED:{kind}]", Finding(lines.number(start), what, _shorten(shown))))
     return sorted(found, key=lambda item: item[0])
+
+
+def _command_before(text: str, offset: int) -> str:
+    """The words of the command a match is part of, up to it: from the start of its line, or from the
+    last `;`, `&&`, `||` or `|` outside quotes (`systemctl stop mysql; iperf3 -p5201` runs iperf3)."""
+    line = text[text.rfind("\n", 0, offset) + 1 : offset]
+    start, quote, position = 0, "", 0
+    while position < len(line):
+        char = line[position]
+        if quote:
+            quote = "" if char == quote else quote
+        elif char in "'\"":
+            quote = char
+        elif char == ";" or char == "|" or line.startswith("&&", position):
+            position += 2 if line.startswith(("&&", "||"), position) else 1
+            start = position
+            continue
+        position += 1
+    return line[start:]
+
+
+def _prompts_instead(command: str, option: str, separator: str) -> bool:
+    """Whether the word after an option is not its value: `--password` then a space, run by a client
+    whose `--password` takes its value attached or none (_PROMPTING_PROGRAMS)."""
+    if "=" in separator or not _PROMPTING_OPTIONS.fullmatch(option):
+        return False
+    ran = _program(strip_prompt(command.lstrip())[1])
+    return ran is not None and _PROMPTING_PROGRAMS.fullmatch(ran) is not None
+
+
+def _program(command: str) -> str | None:
+    """The program a command runs, when its words say so for certain: its first word after VAR=value
+    assignments and wrappers (`sudo`, `time`); None after a wrapper option whose value cannot be told
+    from a program. sudo's user and group are known (`sudo -u postgres psql`), so `sudo -u mysql bench`
+    runs bench."""
+    words = iter(shell_words(command))
+    for word in words:
+        if "=" in word and not word.startswith("-"):
+            continue
+        if word in ("-u", "-g"):
+            next(words, None)  # sudo's user or group (the one wrapper option taken as known)
+            continue
+        if word.startswith("-"):
+            return None
+        if basename(word) not in WRAPPERS:
+            return basename(word)
+    return None
 
 
 def _overlaps(start: int, end: int, found: list[tuple[int, int, str, Finding]]) -> bool:

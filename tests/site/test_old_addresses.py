@@ -1,6 +1,7 @@
-"""Old addresses keep working in the built site: a renamed report's page, runs and raw files, and
-the runs whose ids were corrected, redirect to the pages they named (Hugo aliases, from the report's
-front matter and its aliases.yaml through data/), and its exports are still at the old address."""
+"""Old addresses keep working in the built site: a renamed report's page, runs and raw files, the
+runs whose ids were corrected, and scenarios whose keys changed redirect to the pages they named
+(Hugo aliases, from the report's front matter, its aliases.yaml and content/scenarios/aliases.yaml
+through data/), and its exports are still at the old address."""
 
 from __future__ import annotations
 
@@ -47,6 +48,15 @@ REDIRECTS = [
         "runs/build-vm-disk-quiet/build-vm-vda-fio-logs-20261124-234311-randread-logged/",
     ),
     ("raw/ssd-san-hdd-cloud-disks/essd-vda/runs-md/", "raw/ssd-cloud-disks-lvm-raid/essd-vda/runs-md/"),
+    # Scenario keys from before fio's defaults were filled in (content/scenarios/aliases.yaml).
+    (
+        "scenarios/fio-read-randread-4096-16-direct-libaio-file/",
+        "scenarios/fio-read-randread-4096-16-1-direct-libaio-file/",
+    ),
+    (
+        "scenarios/fio-write-randwrite-4096-16-direct-libaio-file/",
+        "scenarios/fio-write-randwrite-4096-16-1-direct-libaio-file/",
+    ),
 ]
 
 
