@@ -15,7 +15,7 @@ from perfwiki.compare import _merge_same_scenario
 from perfwiki.decode import refused
 from perfwiki.extract import extract
 from perfwiki.pages import raw
-from support import ROOT, copy_site_sources, hugo_binary, perfwiki_command
+from support import ROOT, copy_site_sources, example_raw_files, hugo_binary, perfwiki_command
 
 FIO = ROOT / "tests" / "fixtures" / "fio" / "fio-3.33-randread-direct-then-buffered.txt"
 # Real output of a command that is no benchmark (`ls -la /usr/bin`): lines no run cites.
@@ -212,3 +212,123 @@ def test_extraction_hands_runs_on_in_batches_and_keeps_none():
     # The same runs, in the same order, as extraction without a sink keeps them.
     kept = extract_text(data.decode("utf-8"), Source("session.txt", 1, 1, "0" * 64)).runs
     assert [run.to_dict() for run in runs] == [run.to_dict() for run in kept]
+
+
+def _published_tree(folder: Path) -> dict[str, bytes]:
+    return {
+        str(path.relative_to(folder)): path.read_bytes()
+        for path in sorted(folder.rglob("*"))
+        if path.is_file() and path.name not in ("generation.json", "manifest.json")
+    }
+
+
+def test_packed_runs_build_the_same_site_however_few_are_unpacked_at_once(tmp_path, monkeypatch):
+    """Run.pack holds a report's runs pickled while it is built, a few unpacked at a time: with one
+    run unpacked at a time (every read unpacks, every next run packs the last again) the example
+    site is byte for byte the one built with every run unpacked. A step that changed a run's detail
+    in place, rather than by assigning the field, would be lost and show here."""
+    from perfwiki import ingest, model
+
+    trees = []
+    for limit in (10**9, 1):
+        monkeypatch.setattr(model, "UNPACKED_LIMIT", limit)
+        (tmp_path / f"limit-{limit}").mkdir()
+        site = copy_site_sources(tmp_path / f"limit-{limit}")
+        result = ingest.ingest(site, workers=1, out=None)
+        assert result.run_count > 100
+        trees.append(_published_tree(site / ".perfwiki-publish" / "current"))
+    assert trees[0].keys() == trees[1].keys()
+    assert [name for name in trees[0] if trees[0][name] != trees[1][name]] == []
+
+
+def test_a_packed_run_reads_as_it_was_and_keeps_what_is_assigned():
+    data = b"".join(perf.one_file_transcript(ROOT, 2))
+    run = extract("session.txt", data).runs[0]
+    whole = run.to_dict()
+    fingerprints = run.fingerprints
+    run.pack()
+    assert set(run.__dict__) & {"params", "metrics", "checks", "fingerprints"} == set()
+    assert run.to_dict() == whole and run.fingerprints == fingerprints
+    run.checks = [*run.checks, {"id": "x", "severity": "info", "message": "m", "evidence": None, "line": 1}]
+    run.pack()
+    assert run.checks[-1]["id"] == "x" and run.to_dict()["metrics"] == whole["metrics"]
+    with pytest.raises(AttributeError):
+        run.no_such_field  # noqa: B018 - the attribute error a packed run still gives
+
+
+def test_past_max_labelled_columns_a_tool_is_compared_by_scenario():
+    """The one-file transcript names every run apart: 200 runs of two scenarios are two columns of
+    100 runs each (median, count and range), not 200 columns of one."""
+    from perfwiki import compare
+
+    data = b"".join(perf.one_file_transcript(ROOT, 200))
+    runs = extract("session.txt", data).runs
+    for run in runs:
+        run.environment = "vm"
+    assert compare.labels_of(runs, "fio") == 200 > compare.MAX_LABELLED_COLUMNS
+    comparisons = compare.automatic(runs, ["vm"], "vm")
+    iops = next(c for c in comparisons if c["metric"] == "iops")
+    assert iops["by_scenario"] == {"labels": 200}
+    # Named by what sets them apart (the transcript runs each job direct, then buffered), the whole
+    # scenario in their descriptions.
+    assert [column["title"] for column in iops["columns"]] == ["I/O mode direct", "I/O mode buffered"]
+    assert [column["description"] for column in iops["columns"]] == [
+        compare.describe(runs[0].fingerprints["read"]),
+        compare.describe(runs[1].fingerprints["read"]),
+    ]
+    cells = iops["rows"][0]["cells"]
+    assert [cell["n"] for cell in cells] == [100, 100]
+    direct = sorted(run.metrics["jobs"][0]["read"]["iops"] for run in runs[::2])
+    assert cells[0]["min"] == direct[0] and cells[0]["max"] == direct[-1]
+    # Under the limit, the labels are the columns as before.
+    few = compare.automatic(runs[:20], ["vm"], "vm")
+    assert "by_scenario" not in few[0] and len(few[0]["columns"]) == 20
+
+
+def _text_fixtures() -> list[Path]:
+    """Every raw file of the example reports and every fixture that decodes as text."""
+    found = []
+    for path in sorted([*example_raw_files(), *(ROOT / "tests" / "fixtures").rglob("*")]):
+        if path.is_file() and not refused(str(path)):
+            found.append(path)
+    return found
+
+
+def test_a_long_transcript_read_a_stretch_at_a_time_gives_what_reading_it_whole_gives(monkeypatch):
+    """extract reads a long plain transcript a stretch of lines at a time (segments.streamable): with
+    every file counted long and stretches of 64 characters (a line cut at every turn), each example
+    raw file and fixture gives the same runs, checks and problems as when read whole."""
+    from perfwiki import segments
+    from perfwiki.decode import decode
+    from perfwiki.extract import extract_text
+    from perfwiki.model import Source
+
+    streamed = 0
+    for path in _text_fixtures():
+        text = decode(path.read_bytes())
+        source = Source(path.name, 1, 1, "0" * 64)
+        monkeypatch.setattr(segments, "STREAMED_CHARS", 10**12)
+        whole = extract_text(text, source)
+        monkeypatch.setattr(segments, "STREAMED_CHARS", 0)
+        monkeypatch.setattr(segments, "_STRETCH_CHARS", 64)
+        streamed += segments.streamable(text)
+        stretched = extract_text(text, source)
+        assert [run.to_dict() for run in stretched.runs] == [run.to_dict() for run in whole.runs], path
+        assert stretched.problems == whole.problems, path
+    assert streamed > 50  # most are plain transcripts; markdown pages and wrapped pastes are read whole
+
+
+def test_stream_lines_numbers_and_cleans_lines_as_physical_lines_does(monkeypatch):
+    import random
+
+    from perfwiki import segments
+
+    monkeypatch.setattr(segments, "_STRETCH_CHARS", 7)
+    pick = random.Random(30).choice
+    texts = ["", "abc", "abc\n", "a\r\nb\r", "x\rprogress\r\ny\n\n", "a\r\r\nb"]
+    texts += [
+        "".join(pick(["a", "bb", "\n", "\r", "\r\n", " ", "\t", "\n\n"]) for _ in range(n % 40)) for n in range(3000)
+    ]
+    for text in texts:
+        expected = [(line.number, line.text) for line in segments.physical_lines(text)]
+        assert [(line.number, line.text) for line in segments.stream_lines(text)] == expected, repr(text)

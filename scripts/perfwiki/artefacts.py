@@ -106,7 +106,7 @@ def _flag(run: Run, check_id: str, message: str, artefact: str) -> None:
     if any(check["id"] == check_id for check in run.checks):
         return
     finding = Finding(check_id, "warning", message, run.command, run.source.line_start, artefact)
-    run.checks.append(finding.to_dict())
+    run.checks = [*run.checks, finding.to_dict()]  # assigned: a packed run keeps it (Run.pack)
     run.warnings.append(f"warning: {message}")
 
 

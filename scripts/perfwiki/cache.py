@@ -89,6 +89,13 @@ class Cache:
 
             yield put
 
+    @contextlib.contextmanager
+    def file(self, kind: str, name: str, suffix: str) -> Iterator[BinaryIO]:
+        """An entry that is a file of its own, written through the yielded file object and in place
+        (as save()) when the block ends: what is too large to hold whole to pickle it."""
+        with _replaced(self.path(kind, name, suffix)) as file:
+            yield file
+
     def save(self, kind: str, name: str, value: Any) -> None:
         """The entry written beside its place and renamed over it (as write_atomically), pickled straight
         into the file: pickle.dumps held a second copy of a report's files, a fifth of a large build's peak."""

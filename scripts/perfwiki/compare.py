@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import bisect
 import statistics
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -98,8 +99,10 @@ def _fill(column: Column, members: list[tuple[Run, str | None]], baseline: str |
     prints = [fingerprint(run, part) for run, part in members]
     on_baseline = [p for (run, _), p in zip(members, prints, strict=True) if run.environment == baseline]
     keyed = [fingerprint_key(p) for p in prints]
-    # Most common scenario wins; a tie goes to the one met first (environments in report order).
-    column.fingerprint = on_baseline[0] if on_baseline else prints[keyed.index(max(keyed, key=keyed.count))]
+    # Most common scenario wins; a tie goes to the one met first (environments in report order):
+    # most_common sorts stably, and a Counter keeps the order keys were first met.
+    common = Counter(keyed).most_common(1)
+    column.fingerprint = on_baseline[0] if on_baseline else prints[keyed.index(common[0][0])]
     for (run, _), print_ in zip(members, prints, strict=True):
         failed = failure(run)
         if failed:
@@ -341,11 +344,57 @@ def _column_entry(column: Column, metric: Metric) -> dict[str, Any]:
     return entry
 
 
+# Past this many labels, a tool's automatic comparisons have a column per scenario instead of per
+# label. A chart or table of hundreds of labelled columns is read by nobody, and a long session that
+# names each of its runs (each hour's, each copy's) is repeats of a few scenarios: as columns of
+# scenarios they show as a median with its range and count, every run still listed by its label in
+# the runs table. (A file of 100,000 such runs made 100,000 columns per metric: 400 MB to build.)
+MAX_LABELLED_COLUMNS = 60
+
+
+def labels_of(runs: list[Run], tool: str) -> int:
+    """How many columns `tool`'s labels would make (before twins in other environments are merged)."""
+    return len({_column_title(run, part).lower() for run in runs if run.tool == tool for part in run.fingerprints})
+
+
+def _scenario_columns(runs: list[Run], tool: str, baseline: str | None) -> list[Column]:
+    """A column per scenario of `tool`, in the order the baseline's runs, then the others', first ran it."""
+    grouped: dict[str, list[tuple[Run, str | None]]] = {}
+    ordered = [run for run in runs if run.environment == baseline] + [
+        run for run in runs if run.environment != baseline
+    ]
+    for run in ordered:
+        if run.tool != tool:
+            continue
+        for part in run.fingerprints:
+            grouped.setdefault(fingerprint_key(fingerprint(run, part)), []).append((run, part))
+    columns = []
+    for index, members in enumerate(grouped.values(), start=1):
+        column = Column(id=f"{tool}-{index}", title="", tool=tool, part=members[0][1], fingerprint={})
+        _fill(column, members, baseline)
+        columns.append(column)
+    # Each named by what sets it apart from the others ("I/O mode direct"), the whole scenario
+    # in its description: every column's title repeating "fio: direction read, rw randread..." hides it.
+    prints = [column.fingerprint for column in columns]
+    apart = (
+        [key for key in prints[0] if key != "tool" and len({repr(p.get(key)) for p in prints}) > 1] if prints else []
+    )
+    for column in columns:
+        shown = {"tool": tool, **{key: column.fingerprint.get(key) for key in apart}}
+        # (a parameter one scenario lacks says nothing of that one: it is named in full)
+        column.title = describe(shown).removeprefix(f"{tool}: ") if apart else ""
+        column.title = column.title if column.title.strip() else describe(column.fingerprint)
+    return columns
+
+
 def automatic(runs: list[Run], environments: list[str], baseline: str | None) -> list[dict[str, Any]]:
-    """One comparison per tool and metric, columns = the report's scenarios of that tool."""
+    """One comparison per tool and metric, columns = the report's scenarios of that tool: each as its
+    labels name it, or past MAX_LABELLED_COLUMNS labels each scenario once (`by_scenario`)."""
     comparisons = []
     for tool in tools.NAMES:
-        columns = _columns_for(runs, tool, baseline)
+        labels = labels_of(runs, tool)
+        by_scenario = labels > MAX_LABELLED_COLUMNS
+        columns = _scenario_columns(runs, tool, baseline) if by_scenario else _columns_for(runs, tool, baseline)
         if not columns:
             continue
         # Only the environments that ran this tool: a CPU table needs no rows for network paths.
@@ -354,6 +403,8 @@ def automatic(runs: list[Run], environments: list[str], baseline: str | None) ->
         for metric in tools.get(tool).metrics:
             comparison = _comparison(metric, columns, tool_envs, baseline)
             if comparison:
+                if by_scenario:
+                    comparison["by_scenario"] = {"labels": labels}
                 comparisons.append(comparison)
     return comparisons
 

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from . import lazyre, manual, tools
 from .decode import binary_at, decode
 from .model import Problem, Run, Source, sha256_hex, slug
-from .segments import Segment, physical_lines, split
+from .segments import Line, Segment, physical_lines, segments_of, split, stream_lines, streamable
 from .tools.base import Tool, ToolReport
 from .tools.fio import logs as fio_logs
 
@@ -35,7 +35,7 @@ def _loose_command(tool: Tool, report: ToolReport, loose: list[Segment]) -> Segm
     return matches[0] if len(matches) == 1 else None
 
 
-def _runs_of_segment(segment: Segment, source: Source, out: Extracted, loose: list[Segment]) -> None:
+def _runs_of_segment(segment: Segment, source: Source, out: Extracted, loose: Callable[[str], list[Segment]]) -> None:
     text = segment.text  # joined from its lines: once, for detect and parse
     tool = tools.get(segment.tool_hint) if segment.tool_hint else tools.detect(text)
     if tool is None or not segment.lines:
@@ -60,7 +60,7 @@ def _runs_of_segment(segment: Segment, source: Source, out: Extracted, loose: li
         label = _label(segment, report, position)
         adopted = None
         if command is None:
-            adopted = _loose_command(tool, report, [s for s in loose if s.tool_hint == tool.name])
+            adopted = _loose_command(tool, report, loose(tool.name))
             command = adopted.command if adopted else None
         params, warnings = tool.params(report, command)
         if adopted:
@@ -153,6 +153,9 @@ _BENCH_LINE = lazyre.compile(r"\A# (perfwiki bench .+)$", re.M)
 
 def _extract_transcript(text: str, source: Source, out: Extracted, finish: Callable[[list[Run]], None]) -> None:
     """The transcript's runs into `out.runs`, handed to `finish` checked, every SINK_BATCH of them."""
+    if streamable(text):
+        _extract_long_transcript(text, source, out, finish)
+        return
     lines = physical_lines(text)
     segments = split(text, lines)
     # From the first line as unwrapped: a terminal or mail client may have cut the long command.
@@ -165,23 +168,96 @@ def _extract_transcript(text: str, source: Source, out: Extracted, finish: Calla
         raw_lines = [line.text for line in lines]
     del lines  # the segments hold what they need of them
     # Pages often list the commands once and paste the outputs elsewhere (seed 001).
-    loose = [segment for segment in segments if segment.command and segment.tool_hint and not segment.lines]
+    loose = _loose_segments(segments)
     for segment in segments:
         checked = len(out.runs)
-        _runs_of_segment(segment, source, out, loose)
-        for run in out.runs[checked:]:
-            if bench_line:  # written by `perfwiki bench`: every run can be reproduced with that line
-                run.reproduce = bench_line.group(1)
-            findings = tools.get(run.tool).check(run, raw_lines)
-            run.checks = [finding.to_dict() for finding in findings]
-            run.warnings += [
-                f"{finding.severity}: {finding.message}" for finding in findings if finding.severity != "info"
-            ]
+        _runs_of_segment(segment, source, out, lambda tool: loose.get(tool, []))
+        _check(out.runs[checked:], raw_lines, bench_line)
         if len(out.runs) >= SINK_BATCH:
             finish(out.runs)
             out.runs = []
     finish(out.runs)
     out.runs = []
+
+
+def _extract_long_transcript(text: str, source: Source, out: Extracted, finish: Callable[[list[Run]], None]) -> None:
+    """_extract_transcript of a long plain transcript (segments.streamable), a stretch of lines at
+    a time: a 200 MB file held its text, then every line as an object (three times the text's
+    size), every segment, and a list of every line for the checks. Here the lines go as soon as
+    their segment is parsed; the checks see a run's own lines (_RecentLines)."""
+    recent = _RecentLines()
+    loose: dict[str, list[Segment]] | None = None
+
+    def loose_of(tool: str) -> list[Segment]:
+        # A command shown apart from its output may be anywhere in the file: looked for only when
+        # an output without its command asks, by reading the file's segments once more.
+        nonlocal loose
+        if loose is None:
+            loose = _loose_segments(segments_of(stream_lines(text)))
+        return loose.get(tool, [])
+
+    first_line = next(stream_lines(text[: text.find("\n") + 1 or len(text)]), None)
+    bench_line = _BENCH_LINE.match(first_line.text) if first_line and text.startswith("# perfwiki bench ") else None
+    for segment in segments_of(recent.keep(stream_lines(text))):
+        recent.forget_before(segment.line_start)
+        checked = len(out.runs)
+        _runs_of_segment(segment, source, out, loose_of)
+        _check(out.runs[checked:], recent, bench_line)
+        if len(out.runs) >= SINK_BATCH:
+            finish(out.runs)
+            out.runs = []
+    finish(out.runs)
+    out.runs = []
+
+
+def _loose_segments(segments: Iterable[Segment]) -> dict[str, list[Segment]]:
+    """The commands shown without output, by the tool each runs."""
+    loose: dict[str, list[Segment]] = {}
+    for segment in segments:
+        if segment.command and segment.tool_hint and not segment.lines:
+            loose.setdefault(segment.tool_hint, []).append(segment)
+    return loose
+
+
+def _check(runs: list[Run], raw_lines: Sequence[str], bench_line: re.Match[str] | None) -> None:
+    """Each run's methodology checks, from its lines in the file."""
+    for run in runs:
+        if bench_line:  # written by `perfwiki bench`: every run can be reproduced with that line
+            run.reproduce = bench_line.group(1)
+        findings = tools.get(run.tool).check(run, raw_lines)
+        run.checks = [finding.to_dict() for finding in findings]
+        run.warnings += [f"{finding.severity}: {finding.message}" for finding in findings if finding.severity != "info"]
+
+
+class _RecentLines(Sequence[str]):
+    """The texts of a file's lines from the start of the segment being read on, as the checks ask
+    for them: by 0-based line index, as a list of every line; len() is every line read so far."""
+
+    def __init__(self) -> None:
+        self.texts: list[str] = []
+        self.first = 1  # the number of texts[0]
+
+    def keep(self, lines: Iterable[Line]) -> Iterator[Line]:
+        for line in lines:
+            self.texts.append(line.text)
+            yield line
+
+    def forget_before(self, number: int) -> None:
+        drop = min(number - self.first, len(self.texts))
+        if drop > 0:
+            del self.texts[:drop]
+            self.first += drop
+
+    def __len__(self) -> int:
+        return self.first - 1 + len(self.texts)
+
+    def __getitem__(self, index):  # type: ignore[no-untyped-def] - slices, as Evidence asks
+        if not isinstance(index, slice) or index.step not in (None, 1):
+            raise TypeError("recent lines are read by slices of consecutive lines")
+        offset = self.first - 1
+        start = max((index.start or 0) - offset, 0)
+        stop = len(self.texts) if index.stop is None else max(index.stop - offset, 0)
+        return self.texts[start:stop]
 
 
 def assign_ids(runs: list[Run], retired: Collection[str] = ()) -> list[Problem]:

@@ -53,7 +53,12 @@ def _write_file(path: str | Path, data: bytes, flags: int = _REPLACED) -> None:
         os.close(handle)
 
 
-def write_files(folder: str, files: dict[str, bytes], published: str | None = None) -> None:
+class OnDisk(str):
+    """A file's content given as the path of a file that holds it, for write_files to copy: a file
+    too large to hold as bytes (a report's JSON export of 100,000 runs is some 600 MB)."""
+
+
+def write_files(folder: str, files: dict[str, bytes | OnDisk], published: str | None = None) -> None:
     """Files into a generation being built (a crash leaves a folder nobody reads, never half of a published one).
 
     With `published`, the folder of the generation in use, where the same files are: each is a
@@ -76,7 +81,10 @@ def write_files(folder: str, files: dict[str, bytes], published: str | None = No
                 continue
             except OSError:
                 pass
-        _named(_write_file, path, data, _NEW)
+        if isinstance(data, OnDisk):
+            copy_file(data, path)
+        else:
+            _named(_write_file, path, data, _NEW)
 
 
 def copy_file(source: str, target: str) -> None:

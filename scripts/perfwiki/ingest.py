@@ -37,7 +37,7 @@ from . import validate as validation  # on a line of its own too
 from .cache import Cache
 from .decode import binary_at, decode, refused
 from .extract import extract, extract_text
-from .files import copy_file, write_atomically, write_files
+from .files import OnDisk, copy_file, write_atomically, write_files
 from .model import Problem, Run, Source, published_path, sha256_file, sha256_hex
 from .pages import index as index_pages
 from .pages.raw import view as raw_view
@@ -251,6 +251,10 @@ def _redactor(root: Path, rules: Rules, raw_files: list[RawFile]) -> Redactor:
     return Redactor(rules, tuple(prompt_hosts([f.text for f in raw_files if f.text is not None]).items()))
 
 
+# A raw file larger than this is not kept as bytes beside its text while it is redacted.
+_HELD_BYTES = 8 << 20
+
+
 def extract_file(root: Path, raw_file: RawFile) -> None:
     """Parse one raw file into the cache; its runs get ids later, from the whole report.
 
@@ -271,6 +275,8 @@ def extract_file(root: Path, raw_file: RawFile) -> None:
         except UnicodeDecodeError:
             store.save("extract", raw_file.key, _found(extract(raw_file.path, data)))  # reports where
             return
+        if len(data) > _HELD_BYTES:
+            data = None  # read again if it is published as it is: a 200 MB file is not held twice meanwhile
     redactions: list[Problem] = []
     if raw_file.redactor.active and binary_at(text) is None:  # a binary file is not published at all
         redacted, findings = raw_file.redactor.redact(text)
@@ -289,7 +295,8 @@ def extract_file(root: Path, raw_file: RawFile) -> None:
     # runs held them all (some 15 KB each) until the end.
     with store.pieces("extract", raw_file.key) as put:
         put("runs", [])
-        found = extract_text(text, source, sink=lambda runs: put("runs", runs))
+        # Packed (Run.pack): the report that reads them back holds them all while it is built.
+        found = extract_text(text, source, sink=lambda runs: put("runs", [run.pack() for run in runs]))
         put("problems", redactions + found.problems)
         put("log", found.log)
 
@@ -388,8 +395,13 @@ def build_report(root: Path, job: ReportJob) -> ReportOutcome:
         export = exports.report_json_pieces(
             job.slug, title, baseline, report.environments, report.comparisons, _run_texts(report.runs, spool, job)
         )
-        raw = {
-            "index.json": b"".join([piece.encode("utf-8") for piece in export]),
+        # Straight into a cache entry of its own, which staging copies: some 6 KB a run, it was the
+        # largest single object a report of 100,000 runs held (600 MB).
+        with store.file("exports", job.key, ".json") as file:
+            for piece in export:
+                file.write(piece.encode("utf-8"))
+        raw: dict[str, bytes | OnDisk] = {
+            "index.json": OnDisk(store.mark("exports", job.key, ".json")),
             "index.csv": exports.comparisons_csv(job.slug, report.comparisons).encode("utf-8"),
         }
         # The exports at the report's former addresses too: a static host cannot redirect a download,
@@ -427,13 +439,14 @@ class _Spool:
 
     SPOOLED = 1500  # some 500 runs' files: a few MB, and few enough pieces to cost nothing to write
 
-    def __init__(self, put: Callable[[str, dict[str, bytes]], None], staging: dict[str, str] | None) -> None:
+    def __init__(self, put: Callable[[str, dict[str, bytes | OnDisk]], None], staging: dict[str, str] | None) -> None:
         self.put, self.staging = put, staging
-        self.pending: dict[str, dict[str, bytes]] = {}
+        self.pending: dict[str, dict[str, bytes | OnDisk]] = {}
         self.count = 0
 
-    def add(self, tree: str, name: str, data: str | bytes) -> None:
-        self.pending.setdefault(tree, {})[name] = data.encode("utf-8") if isinstance(data, str) else data
+    def add(self, tree: str, name: str, data: str | bytes | OnDisk) -> None:
+        encoded = data.encode("utf-8") if isinstance(data, str) and not isinstance(data, OnDisk) else data
+        self.pending.setdefault(tree, {})[name] = encoded
         self.count += 1
         if self.count >= self.SPOOLED:
             self.flush()
@@ -616,6 +629,7 @@ def _build(root: Path, workers: int, out: TextIO | None, generation: list[str]) 
         cached = store.load("reports", job.key)
         # Named first: entries still in use are kept by prune().
         kept = [store.path(kind, job.key, ".pickle") for kind in ("shares", "files")]
+        kept.append(store.path("exports", job.key, ".json"))  # the files entry names it (OnDisk)
         if cached is not None and all(path.is_file() for path in kept):
             outcomes[job.slug] = cached
         else:
@@ -724,13 +738,24 @@ def publish_report(root: Path, job: ReportJob) -> ReportOutcome | None:
     Returns None, or the report's outcome when its cached files could not be read and it was built again.
     """
     assert job.staging is not None
-    files = Cache(root).load("files", job.key)
+    store = Cache(root)
+    files = store.load("files", job.key)
     if files is None:
         return build_report(root, job)
     for tree, staging in job.staging.items():
-        write_files(staging, files[tree], job.previous[tree] if job.previous else None)
+        entries = {name: _in_this_cache(store, data) for name, data in files[tree].items()}
+        write_files(staging, entries, job.previous[tree] if job.previous else None)
     _publish_raw_files(root, job)
     return None
+
+
+def _in_this_cache(store: Cache, data: bytes | OnDisk) -> bytes | OnDisk:
+    """A cached file's content; one kept as an entry of its own (OnDisk) found in this cache, wherever
+    the cache was when it was written (a site copied with its cache)."""
+    if not isinstance(data, OnDisk):
+        return data
+    kind, name = data.rsplit("/", 2)[1:]
+    return OnDisk(store.mark(kind, *os.path.splitext(name)))
 
 
 def _publish_raw_files(root: Path, job: ReportJob) -> None:

@@ -15,6 +15,7 @@ import functools
 import itertools
 import re
 import unicodedata
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 from . import lazyre, tools
@@ -128,6 +129,59 @@ def physical_lines(text: str) -> list[Line]:
     if lines and lines[-1].text == "" and text.endswith("\n"):
         lines.pop()
     return unwrap(lines)
+
+
+# A text longer than this is read a stretch at a time when it can be (stream_lines).
+STREAMED_CHARS = 8 << 20
+_STRETCH_CHARS = 1 << 20
+
+
+def streamable(text: str) -> bool:
+    """Whether stream_lines reads the text as physical_lines would: a long transcript that is not
+    markdown (its blocks and headings span the file) and was not hard-wrapped by a terminal (the
+    width is the whole file's: unwrap). Asked a stretch at a time, never of a list of every line."""
+    if len(text) <= STREAMED_CHARS or "```" in text or "~~~" in text:
+        return False
+    width = len if text.isascii() and "\t" not in text else display_width
+    widest = max((max(map(width, texts), default=0) for texts in _line_texts(text)), default=0)
+    return widest not in WRAP_WIDTHS  # else wrap_width may find it wrapped: read whole
+
+
+def stream_lines(text: str) -> Iterator[Line]:
+    """physical_lines of a text `streamable` says yes to, one stretch at a time: a 200 MB file's
+    millions of lines are never all held at once."""
+    if not text:
+        yield Line(1, "")  # as physical_lines: an empty file is one empty line
+        return
+    number = 1
+    for texts in _line_texts(text):
+        yield from map(Line, itertools.count(number), texts)
+        number += len(texts)
+
+
+def _line_texts(text: str) -> Iterator[list[str]]:
+    """The texts of physical_lines (no unwrapping), a stretch of about _STRETCH_CHARS at a time."""
+    carriage = "\r" in text
+    start = 0
+    while start < len(text):
+        end = text.find("\n", start + _STRETCH_CHARS)
+        end = len(text) if end < 0 else end + 1
+        texts = text[start:end].split("\n")
+        last = texts.pop()  # "" after the stretch's last newline, else the file's last line, unended
+        if last:
+            texts.append(last)
+        if carriage:
+            ended = len(texts) if not last else len(texts) - 1  # the lines a newline ends
+            texts = [_shown(raw, index < ended) if "\r" in raw else raw for index, raw in enumerate(texts)]
+        yield texts
+        start = end
+
+
+def _shown(raw: str, ended: bool) -> str:
+    """A line with a CR in it as physical_lines shows it: the CR of a CRLF end dropped, then its last redraw."""
+    if ended and raw.endswith("\r"):
+        raw = raw[:-1]
+    return _last_redraw(raw) if "\r" in raw else raw
 
 
 def _last_redraw(raw: str) -> str:
@@ -373,11 +427,16 @@ def _blocks_of_markdown(lines: list[Line]) -> list[_Block]:
 
 def _split_block(block: _Block) -> list[Segment]:
     """Cut a transcript at every command; comments before a command name it."""
-    segments: list[Segment] = []
-    pending_label = block.label
+    return list(segments_of(block.lines, block.label, block.section))
+
+
+def segments_of(lines: Iterable[Line], label: str | None = None, section: str | None = None) -> Iterator[Segment]:
+    """The segments of a stretch of transcript, each as soon as the line after it starts another
+    (a long file's lines can then come one stretch at a time: stream_lines)."""
     current: Segment | None = None
+    pending_label = label
     after_prompt_line = False
-    for line in block.lines:
+    for line in lines:
         text = line.text
         if (
             current is not None
@@ -398,20 +457,21 @@ def _split_block(block: _Block) -> list[Segment]:
         command, tool = _command_in(text, after_prompt_line, prompted)
         after_prompt_line = False
         if command:
+            if current is not None:
+                yield _trimmed(current)
             current = Segment(
                 lines=[],
                 command=command,
                 command_line=line.number,
                 label=pending_label,
-                section=block.section,
+                section=section,
                 tool_hint=tool,
             )
-            segments.append(current)
             if tool is not None:
                 # A '# label' names the next run only: the heading or bold line above the block
-                # (block.label) is what later commands of the block are under. A command that runs
-                # no tool (cd, sync) leaves the label to the run that follows it.
-                pending_label = block.label
+                # (the block's label) is what later commands of the block are under. A command that
+                # runs no tool (cd, sync) leaves the label to the run that follows it.
+                pending_label = label
             continue
         comment = _comment_label(text)
         if comment is not None:
@@ -422,13 +482,16 @@ def _split_block(block: _Block) -> list[Segment]:
         if current is None:
             if not text.strip():
                 continue
-            current = Segment(lines=[], label=pending_label, section=block.section)
-            segments.append(current)
+            current = Segment(lines=[], label=pending_label, section=section)
         current.lines.append(line)
-    for segment in segments:
-        while segment.lines and not segment.lines[-1].text.strip():
-            segment.lines.pop()
-    return segments
+    if current is not None:
+        yield _trimmed(current)
+
+
+def _trimmed(segment: Segment) -> Segment:
+    while segment.lines and not segment.lines[-1].text.strip():
+        segment.lines.pop()
+    return segment
 
 
 def split(text: str, lines: list[Line] | None = None) -> list[Segment]:

@@ -260,6 +260,8 @@ def comparison_block(
         "uncharted": uncharted,
         "table": comparison_table(comparison if twin is None else _side_by_side(comparison, twin), dict(flagged)),
     }
+    if comparison.get("by_scenario"):
+        block["by_scenario"] = comparison["by_scenario"]
     if twin is not None:
         block["aliases"] = [twin["id"]]  # a citation or an address of the twin's block still finds it
         block["table"]["groups"] = [column["title"] for column in comparison["columns"]]
@@ -410,6 +412,7 @@ def profile_block(comparisons: list[dict[str, Any]], environment: str, colour: s
         "verdict": said,
         "panels": panels,
         "table": {"metrics": metrics, "rows": rows},
+        **({"by_scenario": first["by_scenario"]} if first.get("by_scenario") else {}),
     }
 
 
@@ -437,6 +440,9 @@ def _profile_cell(cell: dict[str, Any], scale: units.ColumnUnits) -> dict[str, A
         shown["manual"] = True
     if cell.get("artefact"):
         shown["artefact"] = cell["artefact"]
+    if cell.get("n", 1) > 1:  # a scenario's repeats (compare.MAX_LABELLED_COLUMNS): how many, and their range
+        shown["n"] = cell["n"]
+        shown["range"] = [units.quantity_text(scale.quantity(cell[end], None)) for end in ("min", "max")]
     return shown
 
 
@@ -497,11 +503,13 @@ def blocks(
 def left_out(comparisons: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Runs refused from a comparison, once per report: grouped by reason, each run listed once."""
     groups: dict[str, dict[str, Any]] = {}
+    listed: set[tuple[str, str]] = set()  # (reason, run): asked once a refused run, of every run listed
     for comparison in comparisons:
         for column in comparison["columns"]:
             for entry in column.get("refused", []):
                 group = groups.setdefault(entry["reason"], {"reason": entry["reason"], "runs": []})
-                if all(seen["run"] != entry["run"] for seen in group["runs"]):
+                if (entry["reason"], entry["run"]) not in listed:
+                    listed.add((entry["reason"], entry["run"]))
                     group["runs"].append(
                         {"run": entry["run"], "environment": entry["environment"], "column": column["title"]}
                     )

@@ -186,5 +186,5 @@ def attach(runs: list[Run], logs: list[Log]) -> list[Log]:
             found.sort(
                 key=lambda entry: (order[entry["kind"]], entry["job"] or 0, DIRECTIONS.index(entry["direction"]))
             )
-            run.metrics["logs"] = found
+            run.metrics = {**run.metrics, "logs": found}  # assigned: a packed run keeps it (Run.pack)
     return [log for index, log in enumerate(logs) if index not in used]
