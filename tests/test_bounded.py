@@ -222,16 +222,18 @@ def _published_tree(folder: Path) -> dict[str, bytes]:
     }
 
 
-def test_packed_runs_build_the_same_site_however_few_are_unpacked_at_once(tmp_path, monkeypatch):
+def test_packed_runs_and_own_processes_build_the_same_site(tmp_path, monkeypatch):
     """Run.pack holds a report's runs pickled while it is built, a few unpacked at a time: with one
-    run unpacked at a time (every read unpacks, every next run packs the last again) the example
-    site is byte for byte the one built with every run unpacked. A step that changed a run's detail
-    in place, rather than by assigning the field, would be lost and show here."""
+    run unpacked at a time (every read unpacks, every next run packs the last again), and every raw
+    file and report counted large (each extracted and built in a process of its own), the example
+    site is byte for byte the one built with every run unpacked, in one process. A step that changed
+    a run's detail in place, rather than by assigning the field, would be lost and show here."""
     from perfwiki import ingest, model
 
     trees = []
     for limit in (10**9, 1):
         monkeypatch.setattr(model, "UNPACKED_LIMIT", limit)
+        monkeypatch.setattr(ingest, "_OWN_PROCESS_BYTES", 0 if limit == 1 else 10**12)
         (tmp_path / f"limit-{limit}").mkdir()
         site = copy_site_sources(tmp_path / f"limit-{limit}")
         result = ingest.ingest(site, workers=1, out=None)

@@ -186,7 +186,8 @@ class FileDigests:
         if found is not None and found[:3] == (stat.st_size, stat.st_mtime_ns, stat.st_ino):
             self.seen[name] = found
             return found[3]
-        digest = hashlib.sha256(path.read_bytes()).hexdigest()
+        with path.open("rb") as file:  # in pieces: a raw file may be hundreds of MB
+            digest = hashlib.file_digest(file, "sha256").hexdigest()
         if time.time_ns() - stat.st_mtime_ns > self.SETTLED_NS:
             self.seen[name] = (stat.st_size, stat.st_mtime_ns, stat.st_ino, digest)
         return digest
