@@ -88,10 +88,11 @@ SERVE_FLAGS = --config hugo.toml,serve.toml,.serve/preview.toml --renderToMemory
 search-index: setup ingest
 	$(VENV)/bin/python -m perfwiki.searchindex --hugo $(HUGO)
 
-# Ingest, serve, and ingest again on every save under content/ (Hugo then reloads the page);
-# Ctrl-C stops both. No `perfwiki check` first: a report it would refuse is held back, said at its
-# file:line, and kept from Hugo (.serve/preview.toml, scripts/perfwiki/preview.py) while the rest is served.
-serve: setup
+# Check, ingest, serve, and ingest again on every save under content/ (Hugo then reloads the page);
+# Ctrl-C stops both. A mistake found before it starts stops it, as it stops build; one saved while it
+# runs is held back, said at its file:line and kept from Hugo (.serve/preview.toml,
+# scripts/perfwiki/preview.py) while the rest is served.
+serve: setup validate-content
 	$(PERFWIKI) watch --hugo $(HUGO) -- $(HUGO) server $(SERVE_FLAGS)
 
 # The search index is made from this build's own pages, into public/pagefind/.

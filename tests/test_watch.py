@@ -426,11 +426,8 @@ def make(site: Path, *words: str) -> list[str]:
 
 @pytest.mark.site
 @pytest.mark.parametrize("how", ["ctrl-c", "sigterm", "sigkill"])
-def test_make_serve_serves_around_a_broken_report_and_stopping_it_leaves_no_process_behind(tmp_path, how):
+def test_stopping_make_serve_leaves_no_process_behind(tmp_path, how):
     site = site_copy(tmp_path / "site")
-    # A report `perfwiki check` refuses: make serve starts anyway, says where, and serves the others.
-    broken = site / "content" / "reports" / "nas-cache-modes" / "index.md"
-    replace_in(broken, "baseline: nas-default", "baseline: [nas-default")
     port = free_port()
     log = tmp_path / "serve.log"
     with log.open("w") as out:
@@ -443,9 +440,6 @@ def test_make_serve_serves_around_a_broken_report_and_stopping_it_leaves_no_proc
         wait_for("make serve serving", lambda: get(f"http://localhost:{port}/reports/{REPORT}/")[0] == 200, 90, log)
         started = descendants(serve.pid)
         assert len(started) >= 2, started  # the watcher and hugo server at least
-        assert get(f"http://localhost:{port}/reports/nas-cache-modes/")[0] == 404
-        said = "content/reports/nas-cache-modes/index.md:9: front matter is not valid YAML: expected ',' or ']'"
-        assert said in log.read_text() and "not served: reports/nas-cache-modes" in log.read_text()
         if how == "ctrl-c":
             os.killpg(serve.pid, signal.SIGINT)
         else:
