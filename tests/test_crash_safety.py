@@ -269,3 +269,43 @@ def test_what_a_kill_left_is_removed_even_when_nothing_is_published(tmp_path, st
     assert done.returncode == 0, done.stderr
     assert published(site) == states["A"] and leftovers(site) == []
     assert len(list((site / ".perfwiki-publish").iterdir())) == 2  # current and its generation
+
+
+# An ingest whose workers are busy (one in a process of its own, as a large raw file is, and two in
+# the pool), each printing its pid and then sleeping.
+_BUSY_WORKERS = """
+import os, sys, time
+from pathlib import Path
+from perfwiki import ingest
+
+def report(root, item):
+    print(os.getpid(), flush=True)
+    time.sleep(60)
+
+with ingest._pool(2, busy=True) as pool:
+    pool.submit(report, Path("."), 1)
+    pool.submit(report, Path("."), 2)
+    ingest._in_own_process(report, Path("."), 3)
+"""
+
+
+def test_workers_die_with_a_killed_ingest():
+    """SIGKILL of ingest takes its workers with it: one left running would go on writing into a
+    generation the next ingest has already removed."""
+    ingest = subprocess.Popen([sys.executable, "-c", _BUSY_WORKERS], stdout=subprocess.PIPE, text=True)
+    workers = [int(ingest.stdout.readline()) for _ in range(3)]
+    ingest.kill()
+    ingest.wait()
+    deadline = time.monotonic() + 10
+    while any(_alive(pid) for pid in workers) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not any(_alive(pid) for pid in workers)
+
+
+def _alive(pid: int) -> bool:
+    """Running, not a zombie waiting for a parent that is gone (init reaps those)."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False

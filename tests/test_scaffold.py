@@ -34,6 +34,8 @@ def small_site(target: Path) -> Path:
                 shutil.rmtree(path) if path.is_dir() else path.unlink()
     for generated in ("reports", "runs"):
         shutil.rmtree(site / "site" / "static" / generated, ignore_errors=True)
+    # The example reports' old scenario addresses go with them.
+    (site / "content" / "scenarios" / "aliases.yaml").unlink()
     return site
 
 

@@ -38,6 +38,7 @@ from .cache import Cache
 from .decode import binary_at, decode, refused
 from .extract import extract, extract_text
 from .files import OnDisk, copy_file, write_atomically, write_files
+from .lifetime import die_with_parent
 from .model import Problem, Run, Source, published_path, sha256_file, sha256_hex
 from .pages import index as index_pages
 from .pages.raw import view as raw_view
@@ -563,7 +564,8 @@ def _pool(workers: int, busy: bool) -> Iterator[Executor | None]:
 
     tools.load_all()  # before the fork: the workers inherit the tools instead of each importing them
     # fork: workers start with every module already imported, and nothing to re-read.
-    with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork")) as pool:
+    fork = multiprocessing.get_context("fork")
+    with ProcessPoolExecutor(max_workers=workers, mp_context=fork, initializer=die_with_parent) as pool:
         yield pool
 
 
@@ -584,7 +586,8 @@ def _in_own_process(work: Callable[[Path, Any], Any], root: Path, item: Any) -> 
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
-    with ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("fork")) as one:
+    fork = multiprocessing.get_context("fork")
+    with ProcessPoolExecutor(max_workers=1, mp_context=fork, initializer=die_with_parent) as one:
         return one.submit(work, root, item).result()
 
 

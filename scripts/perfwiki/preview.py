@@ -6,6 +6,8 @@ hugo 0.168 was also seen to panic (`Shift: unknown type *hugolib.pageMetaSource`
 was fixed. So under `make serve` Hugo's content mount is `.serve/content/`, a copy the watcher
 brings up to date after each ingest (`Preview.update`): every file of content/ that Hugo reads,
 except the folder of each report validation held back and each environment page with an error.
+What Hugo had of those before they broke stays as it was (the last version it could read, its
+runs said to be held back); one broken from its first save is not given to Hugo at all.
 
 Hugo never reads a file before validation has: a save reaches it through the copy, after ingest
 has published the data that goes with it. Leaving held-back reports out of content/ itself, by a
@@ -213,6 +215,12 @@ def sync(root: Path, withheld_paths: set[str]) -> int:
         os.replace(partial, target)
         changed += 1
     for relative in sorted(set(present) - set(wanted)):
+        if _kept_out(relative, withheld_paths):
+            # Held back after Hugo had a version it could read: that version stays. Taking it out
+            # rewrote preview.toml (a 404 for its pages) on every break and again on every fix, and
+            # hugo server 0.168, reloading its configuration while the copy changed, at times
+            # never finished the rebuild: the preview stopped following saves.
+            continue
         (copy / relative).unlink(missing_ok=True)
         changed += 1
     _remove_empty_folders(copy)

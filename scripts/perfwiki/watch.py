@@ -30,12 +30,13 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 from . import preview
+from .lifetime import parent_death_signal
 from .searchindex import IndexBuild, prepare
 
 if TYPE_CHECKING:
@@ -112,7 +113,8 @@ class Watcher:
         self.warnings_shown = set(warnings)
         counts = [f"{len(errors)} problem{'s' if len(errors) != 1 else ''}"] if errors else []
         counts += [f"{len(warnings)} warning{'s' if len(warnings) != 1 else ''}"] if warnings else []
-        counts += [f"not served: {', '.join(sorted(withheld))}"] if withheld else []
+        # Hugo keeps what it had of them before the mistake (preview.py).
+        counts += [f"held back: {', '.join(sorted(withheld))}"] if withheld else []
         self.say(
             f"{what}ingested {result.run_count} runs in {len(result.reports)} reports"
             f" in {time.monotonic() - started:.2f} s ({result.extracted} files parsed, {result.built} reports built)"
@@ -228,31 +230,9 @@ class _Stop(BaseException):
     """A signal asked the watcher to stop (SIGTERM, SIGHUP)."""
 
 
-def _prctl() -> Callable[..., int] | None:
-    """Linux's prctl, looked up here: the server's child process then only calls it, loading nothing
-    (it forks beside watchfiles' thread, where loading a library could wait on a lock forever)."""
-    if sys.platform != "linux":  # elsewhere, SIGKILL of the watcher can leave its server running
-        return None
-    import ctypes
-
-    try:
-        return ctypes.CDLL(None, use_errno=True).prctl
-    except (OSError, AttributeError):
-        return None
-
-
-_PRCTL = _prctl()
-_PR_SET_PDEATHSIG = 1
-
-
 def _die_with_parent() -> None:
     """In the server's process before it starts: SIGTERM it when the watcher dies, even by SIGKILL."""
-    _parent_death_signal(signal.SIGTERM)
-
-
-def _parent_death_signal(signum: int) -> None:
-    if _PRCTL is not None:
-        _PRCTL(_PR_SET_PDEATHSIG, int(signum), 0, 0, 0)
+    parent_death_signal(signal.SIGTERM)
 
 
 @contextlib.contextmanager
@@ -271,7 +251,7 @@ def _stopping_on_signals() -> Iterator[None]:
 def watch(root: Path, hugo: str | None, command: list[str], out: TextIO = sys.stderr) -> int:
     """Run until stopped; 0 when stopped by a signal or Ctrl-C, 1 when the server stopped by itself."""
     # make killed with SIGKILL cannot pass anything on: ask the kernel to tell us instead.
-    _parent_death_signal(signal.SIGTERM)
+    parent_death_signal(signal.SIGTERM)
     watcher = Watcher(root, hugo, command, out)
     try:
         with _stopping_on_signals():
