@@ -16,6 +16,7 @@ from __future__ import annotations
 import bisect
 import statistics
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -129,19 +130,12 @@ def _columns_for(runs: list[Run], tool: str, baseline: str | None, ignored: tupl
     grouped: dict[str, list[tuple[Run, str | None]]] = {}
     titles: dict[str, str] = {}
     originals: dict[str, str] = {}
-    # Columns follow the baseline's runs in file order, then whatever only others ran.
-    ordered = [run for run in runs if run.environment == baseline] + [
-        run for run in runs if run.environment != baseline
-    ]
-    for run in ordered:
-        if run.tool != tool:
-            continue
-        for part in run.fingerprints:
-            title = _column_title(run, part)
-            key = title.lower()
-            grouped.setdefault(key, []).append((run, part))
-            titles.setdefault(key, title)
-            originals.setdefault(key, _column_title(run, part, original=True))
+    for run, part in _parts_in_order(runs, tool, baseline):
+        title = _column_title(run, part)
+        key = title.lower()
+        grouped.setdefault(key, []).append((run, part))
+        titles.setdefault(key, title)
+        originals.setdefault(key, _column_title(run, part, original=True))
     columns = []
     for key, members in grouped.items():
         column = Column(id="", title=titles[key], tool=tool, part=members[0][1], fingerprint={}, ignored=ignored)
@@ -153,6 +147,17 @@ def _columns_for(runs: list[Run], tool: str, baseline: str | None, ignored: tupl
     for index, column in enumerate(columns, start=1):
         column.id = f"{tool}-{index}"
     return columns
+
+
+def _parts_in_order(runs: list[Run], tool: str, baseline: str | None) -> Iterator[tuple[Run, str | None]]:
+    """(run, part) of each comparable part of `tool`'s runs, in the order columns follow: the baseline's
+    runs in file order, then whatever only others ran."""
+    for run in [run for run in runs if run.environment == baseline] + [
+        run for run in runs if run.environment != baseline
+    ]:
+        if run.tool == tool:
+            for part in run.fingerprints:
+                yield run, part
 
 
 def _drop_shared_prefix(columns: list[Column]) -> None:
@@ -360,14 +365,8 @@ def labels_of(runs: list[Run], tool: str) -> int:
 def _scenario_columns(runs: list[Run], tool: str, baseline: str | None) -> list[Column]:
     """A column per scenario of `tool`, in the order the baseline's runs, then the others', first ran it."""
     grouped: dict[str, list[tuple[Run, str | None]]] = {}
-    ordered = [run for run in runs if run.environment == baseline] + [
-        run for run in runs if run.environment != baseline
-    ]
-    for run in ordered:
-        if run.tool != tool:
-            continue
-        for part in run.fingerprints:
-            grouped.setdefault(fingerprint_key(fingerprint(run, part)), []).append((run, part))
+    for run, part in _parts_in_order(runs, tool, baseline):
+        grouped.setdefault(fingerprint_key(fingerprint(run, part)), []).append((run, part))
     columns = []
     for index, members in enumerate(grouped.values(), start=1):
         column = Column(id=f"{tool}-{index}", title="", tool=tool, part=members[0][1], fingerprint={})

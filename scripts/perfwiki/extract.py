@@ -169,15 +169,7 @@ def _extract_transcript(text: str, source: Source, out: Extracted, finish: Calla
     del lines  # the segments hold what they need of them
     # Pages often list the commands once and paste the outputs elsewhere (seed 001).
     loose = _loose_segments(segments)
-    for segment in segments:
-        checked = len(out.runs)
-        _runs_of_segment(segment, source, out, lambda tool: loose.get(tool, []))
-        _check(out.runs[checked:], raw_lines, bench_line)
-        if len(out.runs) >= SINK_BATCH:
-            finish(out.runs)
-            out.runs = []
-    finish(out.runs)
-    out.runs = []
+    _parse(segments, source, out, finish, lambda tool: loose.get(tool, []), raw_lines, bench_line)
 
 
 def _extract_long_transcript(text: str, source: Source, out: Extracted, finish: Callable[[list[Run]], None]) -> None:
@@ -196,13 +188,26 @@ def _extract_long_transcript(text: str, source: Source, out: Extracted, finish: 
             loose = _loose_segments(segments_of(stream_lines(text)))
         return loose.get(tool, [])
 
-    first_line = next(stream_lines(text[: text.find("\n") + 1 or len(text)]), None)
+    first_line = next(stream_lines(text), None)
     bench_line = _BENCH_LINE.match(first_line.text) if first_line and text.startswith("# perfwiki bench ") else None
-    for segment in segments_of(recent.keep(stream_lines(text))):
-        recent.forget_before(segment.line_start)
+    segments = recent.each_read(segments_of(recent.keep(stream_lines(text))))
+    _parse(segments, source, out, finish, loose_of, recent, bench_line)
+
+
+def _parse(
+    segments: Iterable[Segment],
+    source: Source,
+    out: Extracted,
+    finish: Callable[[list[Run]], None],
+    loose: Callable[[str], list[Segment]],
+    raw_lines: Sequence[str],
+    bench_line: re.Match[str] | None,
+) -> None:
+    """Each segment's runs, checked, handed to `finish` every SINK_BATCH of them and at the end."""
+    for segment in segments:
         checked = len(out.runs)
-        _runs_of_segment(segment, source, out, loose_of)
-        _check(out.runs[checked:], recent, bench_line)
+        _runs_of_segment(segment, source, out, loose)
+        _check(out.runs[checked:], raw_lines, bench_line)
         if len(out.runs) >= SINK_BATCH:
             finish(out.runs)
             out.runs = []
@@ -241,6 +246,12 @@ class _RecentLines(Sequence[str]):
         for line in lines:
             self.texts.append(line.text)
             yield line
+
+    def each_read(self, segments: Iterable[Segment]) -> Iterator[Segment]:
+        """The segments, the lines before each let go as it comes (the checks ask from its start on)."""
+        for segment in segments:
+            self.forget_before(segment.line_start)
+            yield segment
 
     def forget_before(self, number: int) -> None:
         drop = min(number - self.first, len(self.texts))
