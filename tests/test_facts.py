@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 
+import pytest
 import yaml
 
 from perfwiki.facts import facts_from_text
@@ -72,3 +73,28 @@ def test_a_guests_lscpu_names_its_hypervisor():
     found = facts_from_text(text)
     assert found["hypervisor"] == "KVM"
     assert found["cpus"] == "2"
+
+
+def test_a_network_paths_facts_from_ip_ethtool_and_tc():
+    # A veth end in a namespace, shaped to 100 Mbit/s: the facts of the networks example report.
+    text = (FIXTURES / "facts" / "veth-tbf-100m-netns.txt").read_text(encoding="utf-8")
+    found = facts_from_text(text)
+    assert found["nic"] == "vA (veth)" and found["driver"] == "veth"
+    assert found["mtu"] == "1500" and found["link_speed"] == "10 Gbit/s"
+    assert found["offloads"] == "TSO on, GSO on, GRO off, LRO off, rx-checksum on, tx-checksum on"
+    assert found["qdisc"] == "tbf rate 100Mbit burst 256Kb lat 50ms"
+
+
+def test_ip_link_of_this_machine_names_the_interfaces_that_are_up():
+    listing = subprocess.run(["ip", "-d", "link"], capture_output=True, text=True)
+    if listing.returncode != 0:
+        pytest.fail("`ip` (Debian's iproute2) is missing: run `make setup-system`")
+    up = [
+        line.split(":")[1].strip().split("@")[0]
+        for line in listing.stdout.splitlines()
+        if line[:1].isdigit() and ",UP" in line and "LOOPBACK" not in line
+    ]
+    found = facts_from_text(listing.stdout)
+    assert found["nic"].split(", ") == (up or ["lo (loopback)"])
+    lo = facts_from_text(subprocess.run(["ip", "link", "show", "dev", "lo"], capture_output=True, text=True).stdout)
+    assert lo == {"nic": "lo (loopback)", "mtu": "65536"}

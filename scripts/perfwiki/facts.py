@@ -1,5 +1,6 @@
 """Environment facts from pasted system commands: uname -a, /etc/os-release, lscpu, free,
-df -h, lsblk, nvme list and /sys/block/*/queue/rotational.
+df -h, lsblk, nvme list and /sys/block/*/queue/rotational; for a network path, ip -d link,
+ethtool (link speed), ethtool -i (driver), ethtool -k (offloads) and tc qdisc show.
 
 A real input (seed 002, abridged)::
 
@@ -15,7 +16,8 @@ A real input (seed 002, abridged)::
 
 Output: a flat mapping of strings in the environment-page vocabulary (ARCHITECTURE.md):
 host, kernel, arch, os, cpu, cpus, sockets, threads_per_core, numa_nodes, memory,
-disk, disk_model, rotational, lvm, raid, filesystem. Each recogniser reads the
+disk, disk_model, rotational, lvm, raid, filesystem, nic, driver, link_speed, mtu,
+offloads, qdisc. Each recogniser reads the
 output by its header or line shape, so prompts, fences and prose around it do
 not matter, and commands can be pasted in any order.
 """
@@ -51,6 +53,26 @@ _LSBLK_HEADER = lazyre.compile(r"^\s*NAME\s+MAJ:MIN\s+RM\s+SIZE\s+RO\s+TYPE")
 _NVME_HEADER = lazyre.compile(r"^\s*Node\s+(?:Generic\s+)?SN\s+Model\s+Namespace")
 _ROTATIONAL = lazyre.compile(r"cat\s+/sys/block/(?P<dev>[^/\s]+)/queue/rotational")
 _TREE = lazyre.compile(r"^[\s│├└─|`\-]+")
+# ip link: "2: vA@if2: <BROADCAST,MULTICAST,UP,LOWER_UP> mtu 1500 qdisc noqueue state UP ..."
+_IP_LINK = lazyre.compile(r"^\d+: (?P<dev>[^:@\s]+)(?:@\S+)?: <(?P<flags>[^>]*)> mtu (?P<mtu>\d+)")
+# ip -d link's third line starts with the link's kind ("veth addrgenmode ..."), a NIC's with none.
+_LINK_KIND = lazyre.compile(r"^\s+(?P<kind>veth|bridge|bond|vlan|vxlan|macvlan|ipvlan|tun|tap|geneve|wireguard)\s")
+_ETHTOOL_SETTINGS = lazyre.compile(r"^Settings for (?P<dev>\S+):\s*$")
+_ETHTOOL_SPEED = lazyre.compile(r"^\s+Speed:\s+(?P<v>\d+)Mb/s\s*$")
+_ETHTOOL_DRIVER = lazyre.compile(r"^driver:\s+(?P<v>\S+)\s*$")
+_ETHTOOL_FEATURES = lazyre.compile(r"^Features for (?P<dev>\S+):\s*$")
+_TC_QDISC = lazyre.compile(
+    r"^qdisc (?P<kind>\S+) (?P<handle>\S+) (?P<where>root|parent \S+)(?: refcnt \d+)?\s*(?P<rest>.*?)\s*$"
+)
+# The offloads that change what a throughput test measures, in ethtool -k's words and the short names engineers use.
+_OFFLOADS = {
+    "tcp-segmentation-offload": "TSO",
+    "generic-segmentation-offload": "GSO",
+    "generic-receive-offload": "GRO",
+    "large-receive-offload": "LRO",
+    "rx-checksumming": "rx-checksum",
+    "tx-checksumming": "tx-checksum",
+}
 
 
 def _free_total(text: str) -> str:
@@ -136,11 +158,79 @@ def _rotational(lines: list[str], start: int, facts: Facts) -> None:
             return
 
 
+def _ip_link(lines: list[str], start: int, facts: Facts) -> None:
+    """`ip [-d] link [show dev X]`: each interface's name, kind (veth, bond...) and MTU.
+
+    A listing of every interface is read once, from its first line; interfaces that are down are
+    left out, and loopback counts only when it is all there is (a path measured over lo): beside
+    a NIC it is not the path measured.
+    """
+    if start and lines[start - 1][:1].isspace() and _in_listing(lines, start - 1):
+        return  # read with the listing's first interface
+    found = []
+    index = start
+    while index < len(lines) and (match := _IP_LINK.match(lines[index])):
+        kind = next((m["kind"] for line in lines[index + 1 : index + 3] if (m := _LINK_KIND.match(line))), None)
+        flags = match["flags"].split(",")
+        if "UP" in flags or index == start:  # an interface that is down carries nothing measured
+            loopback = "LOOPBACK" in flags
+            found.append((match["dev"], "loopback" if loopback else kind, match["mtu"], loopback))
+        index += 1
+        while index < len(lines) and lines[index][:1].isspace() and lines[index].strip():
+            index += 1
+    nics = [one for one in found if not one[3]] or found
+    facts["nic"] = ", ".join(f"{dev} ({kind})" if kind else dev for dev, kind, _, _ in nics)
+    mtus = {mtu for _, _, mtu, _ in nics}
+    facts["mtu"] = mtus.pop() if len(mtus) == 1 else ", ".join(f"{dev} {mtu}" for dev, _, mtu, _ in nics)
+
+
+def _in_listing(lines: list[str], index: int) -> bool:
+    """Whether line `index` is an indented line under an interface of an `ip link` listing."""
+    while index >= 0 and lines[index][:1].isspace() and lines[index].strip():
+        index -= 1
+    return index >= 0 and bool(_IP_LINK.match(lines[index]))
+
+
+def _ethtool_settings(lines: list[str], start: int, facts: Facts) -> None:
+    for line in lines[start + 1 : start + 40]:
+        if match := _ETHTOOL_SPEED.match(line):
+            megabits = int(match["v"])
+            speed = f"{megabits // 1000} Gbit/s" if megabits % 1000 == 0 else f"{megabits} Mbit/s"
+            facts["link_speed"] = speed
+            return
+        if line and not line[0].isspace():
+            return  # ethtool printed no speed ("Speed: Unknown!", or a virtual NIC without one)
+
+
+def _ethtool_features(lines: list[str], start: int, facts: Facts) -> None:
+    found = {}
+    for line in lines[start + 1 :]:
+        name, _, value = line.partition(":")
+        if not value or (line and line[0] in " \t$#"):
+            if not line.strip() or line.lstrip().startswith(("$", "#")):
+                break
+            continue  # an indented sub-feature (tx-checksum-ipv4): its parent line says enough
+        if name in _OFFLOADS:
+            found[_OFFLOADS[name]] = value.strip().replace(" [fixed]", "")
+    if found:
+        facts["offloads"] = ", ".join(f"{short} {found[short]}" for short in _OFFLOADS.values() if short in found)
+
+
+def _tc_qdisc(lines: list[str], start: int, facts: Facts) -> None:
+    match = _TC_QDISC.match(lines[start])
+    if match["where"] == "root":
+        facts["qdisc"] = f"{match['kind']} {match['rest']}".strip()
+
+
 _TABLES: list[tuple[re.Pattern[str], Callable[[list[str], int, Facts], None]]] = [
     (_DF_HEADER, _df),
     (_LSBLK_HEADER, _lsblk),
     (_NVME_HEADER, _nvme_list),
     (_ROTATIONAL, _rotational),
+    (_IP_LINK, _ip_link),
+    (_ETHTOOL_SETTINGS, _ethtool_settings),
+    (_ETHTOOL_FEATURES, _ethtool_features),
+    (_TC_QDISC, _tc_qdisc),
 ]
 
 
@@ -152,6 +242,9 @@ def facts_from_text(text: str) -> Facts:
     for index, line in enumerate(lines):
         if match := _UNAME.match(line.strip()):
             facts.update({"host": match["host"], "kernel": match["kernel"], "arch": match["arch"]})
+            continue
+        if match := _ETHTOOL_DRIVER.match(line):
+            facts["driver"] = match["v"]
             continue
         if match := _OS_RELEASE.match(line):
             facts["os"] = match["v"]

@@ -193,6 +193,11 @@ FACT_ORDER = (
     "vm_disk_bus",
     "vm_queues",
     "nic",
+    "driver",
+    "link_speed",
+    "mtu",
+    "offloads",
+    "qdisc",
     "network",
 )
 
