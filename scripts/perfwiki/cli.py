@@ -229,7 +229,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
     said = [runner.ensure_report(report_dir / "index.md", args.env)]
     ask = runner.ask_on_terminal if sys.stdin.isatty() else None
     page = root / "content" / "environments" / f"{args.env}.md"
-    facts = runner.capture_facts(the_plan.target_dir)
+    facts = runner.capture_facts(the_plan.target_dir, the_plan.context.get("server"))
     said.append(runner.record_facts(page, args.env, facts, args.update_facts, ask, sys.stderr))
     for line in filter(None, said):
         print(line, file=sys.stderr)

@@ -13,7 +13,7 @@ import re
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
-from . import lazyre, manual, tools
+from . import lazyre, manual, tools, underload
 from .decode import binary_at, decode
 from .model import Problem, Run, Source, sha256_hex, slug
 from .segments import Line, Segment, physical_lines, segments_of, split, stream_lines, streamable
@@ -118,6 +118,7 @@ def extract_text(text: str, source: Source, sink: Callable[[list[Run]], None] | 
     kept: list[Run] = []
 
     def finish(runs: list[Run]) -> None:
+        underload.pair(runs)  # before the fingerprints: a ping under load is not an idle ping
         for run in runs:
             run.fingerprints = tools.fingerprints(run)
             if source.redacted:

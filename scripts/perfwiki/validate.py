@@ -64,7 +64,8 @@ ENVIRONMENT_KEYS = ("title", "kind", "facts", "aliases", "tags", "date", *HUGO_K
 COMPARISON_KEYS = ("title", "id", "tool", "metric", "baseline", "environments", "ignore", "columns")
 COLUMN_KEYS = ("title", "label", "section", "scenario", "command", "part", "tool", "metric")
 SUITE_KEYS = ("description", "defaults", "target", "steps", "job_files", "needs_loopback_server", "writes")
-STEP_KEYS = ("label", "tool", "command", "seconds", "section", "shell", "show_job_file")
+STEP_KEYS = ("label", "tool", "command", "seconds", "section", "shell", "show_job_file", "during")
+DURING_KEYS = ("label", "tool", "command", "seconds", "lead")
 SUITE_TARGETS = ("none", "file", "directory")
 
 # The dates Hugo 0.168 parses, in the forms people write them (tests/test_validation.py builds each with
@@ -831,7 +832,26 @@ def suite(where: str, path: Path) -> list[Problem]:
         job = fields.get("show_job_file")
         if job is not None and _text(page, f"{here} show_job_file", job) is not None:
             _one_of(page, job, f"{here} show_job_file", sorted(names), "one of its job_files")
+        during = fields.get("during")
+        if during is not None:
+            _during(page, f"{here} during", during, check_template)
     return page.sorted()
+
+
+def _during(page: _Page, here: str, node: yaml.Node, check_template: Callable[[yaml.Node, str], None]) -> None:
+    """A step's `during:`, the command run alongside it (bench/runner.py _run_alongside)."""
+    if not isinstance(node, yaml.MappingNode):
+        page.error(node, f"{here} must be a mapping (tool: …, command: …, lead: …), not {_kind(node)}")
+        return
+    fields = _keys(page, node, DURING_KEYS, here)
+    for name in ("tool", "command"):
+        if name not in fields:
+            page.error(node, f"{here} needs a {name}")
+    _text(page, f"{here} label", fields.get("label"))
+    _tool(page, f"{here}:", fields.get("tool"))
+    for name in ("command", "seconds", "lead"):
+        if fields.get(name) is not None:
+            check_template(fields[name], f"{here} {name}")
 
 
 def _templates(page: _Page) -> Callable[[yaml.Node, str], None]:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import os
+import re
 import shlex
 import shutil
 import socket
@@ -24,7 +25,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -55,6 +56,10 @@ class Step:
     seconds: float
     shell: bool = False
     job_file: tuple[str, str] | None = None  # (path, text) written before the command runs
+    # A command run alongside this one (ping while iperf3 loads the path): started `lead` seconds
+    # before it, left to end on its own (its own deadline), its output shown before this step's.
+    during: Step | None = None
+    lead: float = 0.0
 
 
 @dataclass
@@ -134,7 +139,10 @@ def plan(
     context.update({"target": target_path, "target_dir": target_dir})
     if suite.get("needs_loopback_server"):
         context.setdefault("server", "127.0.0.1")
-        context.setdefault("port", _free_port() if context["server"] == "127.0.0.1" else 5201)
+        loopback = context["server"] == "127.0.0.1"
+        # iperf3's and iperf2's servers, each on its own port (their defaults against a remote server)
+        context.setdefault("port", _free_port() if loopback else 5201)
+        context.setdefault("iperf2_port", _free_port() if loopback else 5001)
     job_files = {filename: str(work_dir / filename) for filename in (suite.get("job_files") or {})}
     context["job_file"] = lambda filename: job_files[filename]
     env = jinja2.Environment(undefined=jinja2.StrictUndefined, autoescape=False)
@@ -155,6 +163,17 @@ def plan(
         if job:
             text = env.from_string(suite["job_files"][job]).render(**context)
             job_file = (job_files[job], text)
+        during = raw.get("during")
+        alongside = None
+        if during:
+            if during.get("tool") not in tools.NAMES or not during.get("command"):
+                raise BenchError(f"suite {name}: step {raw.get('label')!r}: `during:` needs a known tool and a command")
+            alongside = Step(
+                label=str(during.get("label") or f"{during['tool']} during {label}"),
+                tool=during["tool"],
+                command=render(during["command"]),
+                seconds=float(render(during.get("seconds", "1"))),
+            )
         steps.append(
             Step(
                 label=label,
@@ -163,6 +182,8 @@ def plan(
                 seconds=float(render(raw.get("seconds", "1"))),
                 shell=bool(raw.get("shell")),
                 job_file=job_file,
+                during=alongside,
+                lead=float(render((during or {}).get("lead", "0"))),
             )
         )
     # Free space the suite needs in its target: its test file's size, or what it says it writes.
@@ -207,6 +228,10 @@ def check_target(the_plan: Plan, allow_destructive: bool, confirm: Callable[[str
 # -- running --------------------------------------------------------------------------
 
 
+# The suite variable that holds each client/server tool's port ("port" for any other).
+_PORTS = {"iperf2": "iperf2_port"}
+
+
 class _LoopbackServer:
     """The server of a client/server tool on 127.0.0.1 for the suite's duration: no second machine needed."""
 
@@ -231,6 +256,8 @@ class _LoopbackServer:
 
 
 def _run_step(step: Step, cwd: Path) -> str:
+    if step.during:
+        return _run_alongside(step, cwd)
     if step.job_file:
         Path(step.job_file[0]).write_text(step.job_file[1], encoding="utf-8")
     args = ["bash", "-c", step.command] if step.shell else shlex.split(step.command)
@@ -248,15 +275,38 @@ def _run_step(step: Step, cwd: Path) -> str:
     return output
 
 
+def _run_alongside(step: Step, cwd: Path) -> str:
+    """The step with its `during` command around it: both outputs as a person would paste them,
+    the one that ran alongside first, each after its own command line."""
+    beside = step.during
+    process = subprocess.Popen(
+        shlex.split(beside.command),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        env={**os.environ, "LC_ALL": "C"},
+        cwd=cwd,
+    )
+    try:
+        time.sleep(step.lead)
+        output = _run_step(replace(step, during=None), cwd)
+        alongside, _ = process.communicate(timeout=beside.seconds * 3 + 120)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.communicate()
+    return "\n".join([alongside.rstrip("\n"), "", f"# {step.label}", f"$ {step.command}", output.rstrip("\n")])
+
+
 def run(the_plan: Plan, raw_dir: Path, reproduce: str, repeat: int, out: TextIO) -> list[Path]:
     """Run the plan `repeat` times; each repetition becomes one transcript file, written whole or not at all."""
     raw_dir.mkdir(parents=True, exist_ok=True)
     written = []
-    servers = [tools.get(step.tool) for step in the_plan.steps if tools.get(step.tool).loopback_server]
-    server = (
-        _LoopbackServer(servers[0], the_plan.context["port"])
-        if servers and the_plan.loopback_server and the_plan.context.get("server") == "127.0.0.1"
-        else None
+    needed = {step.tool: tools.get(step.tool) for step in the_plan.steps if tools.get(step.tool).loopback_server}
+    servers = (
+        [_LoopbackServer(tool, the_plan.context[_PORTS.get(name, "port")]) for name, tool in needed.items()]
+        if the_plan.loopback_server and the_plan.context.get("server") == "127.0.0.1"
+        else []
     )
     total = len(the_plan.steps) * repeat
     expected = sum(step.seconds for step in the_plan.steps) * repeat
@@ -272,14 +322,16 @@ def run(the_plan: Plan, raw_dir: Path, reproduce: str, repeat: int, out: TextIO)
                 with tempfile.TemporaryDirectory(prefix="perfwiki-bench-") as scratch:
                     output = _run_step(step, Path(scratch))
                     _keep_logs(Path(scratch), raw_dir / target.stem)
-                lines += [f"# {step.label}", f"$ {step.command}", output.rstrip("\n"), ""]
+                # A command that ran alongside this one comes first, under its own label and line.
+                first = step.during or step
+                lines += [f"# {first.label}", f"$ {first.command}", output.rstrip("\n"), ""]
                 done += 1
             write_atomically(target, "\n".join(lines) + "\n")
             written.append(target)
         progress.draw(out, done, total, 0, "done")
         out.write("\n")
     finally:
-        if server:
+        for server in servers:
             server.stop()
         if the_plan.target and Path(the_plan.target).name == TARGET_FILE and Path(the_plan.target).is_file():
             Path(the_plan.target).unlink()  # the test file is scratch, not a result
@@ -309,10 +361,35 @@ def _next_name(raw_dir: Path, suite: str) -> Path:
 _FACT_COMMANDS = ["uname -a", "cat /etc/os-release", "lscpu", "free -h", "lsblk"]
 
 
-def capture_facts(target_dir: str | None) -> dict[str, str]:
-    """This machine's facts: the same commands a person would paste, read by `perfwiki facts`."""
+# A network suite's path: the interface the route to the server leaves by, as `perfwiki facts` reads them.
+_NETWORK_FACT_COMMANDS = [
+    "ip -d link show dev {dev}",
+    "ethtool {dev}",
+    "ethtool -i {dev}",
+    "ethtool -k {dev}",
+    "tc qdisc show dev {dev}",
+]
+_ROUTE_DEV = re.compile(r"\bdev (\S+)")
+
+
+def _route_device(server: str) -> str | None:
+    """The interface traffic to `server` leaves by (`ip route get`), `lo` for this machine itself."""
+    if not shutil.which("ip"):
+        return None
+    route = subprocess.run(["ip", "route", "get", server], capture_output=True, text=True)
+    match = _ROUTE_DEV.search(route.stdout)
+    return match.group(1) if match else None
+
+
+def capture_facts(target_dir: str | None, server: str | None = None) -> dict[str, str]:
+    """This machine's facts: the same commands a person would paste, read by `perfwiki facts`; with
+    a `server` (a network suite), the facts of the interface the path to it leaves by too."""
     text = []
-    for command in _FACT_COMMANDS:
+    commands = list(_FACT_COMMANDS)
+    device = _route_device(server) if server else None
+    if device:
+        commands += [command.format(dev=shlex.quote(device)) for command in _NETWORK_FACT_COMMANDS]
+    for command in commands:
         result = subprocess.run(
             ["bash", "-c", command], capture_output=True, text=True, env={**os.environ, "LC_ALL": "C"}
         )

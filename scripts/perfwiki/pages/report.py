@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from .. import __version__, tools, units
+from .. import __version__, tools, underload, units
 from ..aliases import Aliases
 from ..findings import SEVERITY_ORDER
 from ..model import SCHEMA_VERSION, Run
@@ -354,6 +354,9 @@ def report_documents(report: Report, with_runs: bool = True) -> ReportDocuments:
         "checks": checks_summary(report.runs),
         "environments": environment_tables(report.environment_pages, comparisons, blocks),
     }
+    under_load = underload.report_section(report.runs)
+    if under_load:  # pings paired with a load (underload.py): network reports only
+        views["under_load"] = under_load
     runs = dict(run_documents(report, document)) if with_runs else {}
     return ReportDocuments(document, views, runs)
 

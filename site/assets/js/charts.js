@@ -405,7 +405,54 @@ function intervals(chart) {
   return lines(traces, layout);
 }
 
-const KINDS = { bars, sweep, ladder, histogram, iterations, intervals, timeline, bins, trend };
+// Latency under load (perfwiki.underload): every ping reply's RTT (left axis, ms, log when the load
+// spreads it over decades) and the throughput test's rate per interval (right axis), on the ping's
+// own time axis, the test's window shaded: the delay the load adds shows where the shading starts.
+function underLoad(chart) {
+  const rtt = chart.rtt;
+  const load = chart.load;
+  const traces = [
+    {
+      type: "scatter",
+      name: rtt.name,
+      x: rtt.t_s,
+      y: rtt.values,
+      mode: "lines+markers",
+      marker: { size: 4 },
+      hovertemplate: `%{x:.1f} s: %{y:.3g} ms<extra>${rtt.name}</extra>`,
+    },
+    {
+      type: "scatter",
+      name: load.name,
+      x: load.t_s,
+      y: load.values,
+      yaxis: "y2",
+      mode: "lines+markers",
+      line: { dash: "dot" },
+      hovertemplate: `%{x:.1f} s: %{y:.3s}bit/s<extra>${load.name}</extra>`,
+    },
+  ];
+  const [start, end] = chart.window;
+  return lines(traces, {
+    showlegend: true,
+    xaxis: { title: { text: "seconds from the first reply" }, rangemode: "tozero" },
+    yaxis: logAxis(rtt.values, "RTT", "ms"),
+    yaxis2: {
+      title: { text: "throughput (bit/s)" },
+      overlaying: "y",
+      side: "right",
+      showgrid: false,
+      tickformat: "~s",
+      rangemode: "tozero",
+    },
+    margin: { t: 16, r: 64, b: 16, l: 72 },
+    shapes: [
+      { type: "rect", xref: "x", yref: "paper", x0: start, x1: end, y0: 0, y1: 1, line: { width: 0 }, fillcolor: "rgba(128,128,128,0.15)", layer: "below" },
+    ],
+  });
+}
+
+const KINDS = { bars, sweep, ladder, histogram, iterations, intervals, timeline, bins, trend, under_load: underLoad };
 
 // The plotly figure of one chart under the unit switch's `mode` (printed, si, iec), for the
 // `view` it is drawn in ({width, measure}; without one, as if wide enough for every value).

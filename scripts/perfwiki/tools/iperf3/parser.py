@@ -19,6 +19,7 @@ Output metrics::
     printed: {bits_per_s, bytes}: a summary row's rate and transfer as printed ("8.33 Gbits/sec",
              "29.1 GBytes"), text output only
     UDP: jitter_ms, lost, packets, lost_pct (from the receiver row; lost_pct recomputed)
+    start_epoch_s: when the test started, whole seconds since the epoch (-J only)
     bidir: the reverse direction's {intervals, sender, receiver} under `reverse_direction`
 
 With several streams (-P) the [SUM] rows are used. Byte units are 1024-based
@@ -327,6 +328,10 @@ def _read_json(document: dict[str, Any], report: Iperf3Report) -> None:
             "role": "client" if "connecting_to" in document["start"] else "server",
         }
     )
+    # When the test started (whole seconds since the epoch): what lines a ping -D beside it up with it.
+    started = (document["start"].get("timestamp") or {}).get("timesecs")
+    if isinstance(started, int):
+        metrics["start_epoch_s"] = started
     metrics["intervals"] = [
         {
             "start_s": interval["sum"]["start"],

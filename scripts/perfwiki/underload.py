@@ -1,0 +1,180 @@
+"""Latency under load: a ping that ran while a throughput test loaded the same path.
+
+Network engineers run ping beside iperf to see the queueing delay a busy path adds: an idle
+link answers in microseconds, a link whose queue fills behind a shaper or a slow hop answers
+in milliseconds (bufferbloat). The ping alone cannot say which of its replies waited behind
+the load, so a transcript that holds both is read together: the ping's replies against the
+throughput test's window, on one clock.
+
+One clock needs timestamps from both: `ping -D` prints each reply's time since the epoch,
+`iperf3 -J` its start (`start.timestamp.timesecs`, whole seconds). A reply is "under load"
+when it certainly falls inside the test (from one second after its printed start, the second
+it was rounded down from, to its last interval's end) and "idle" when it certainly falls
+outside; the replies within a second of either edge are counted in neither. Without
+timestamps on both sides nothing is paired, and the ping stays an ordinary ping.
+
+A paired ping gets `params.load` (what loaded the path: "iperf3 tcp, 1 stream"), which keeps it
+out of comparisons with idle pings, and `metrics.under_load`: the window on the ping's own time
+axis, the load's throughput per interval on that axis, and the RTTs split by phase.
+"""
+
+from __future__ import annotations
+
+import statistics
+from typing import Any
+
+from . import units
+from .model import Run
+
+# Tools whose runs can load a path, each with a start time (start_epoch_s) and intervals.
+LOAD_TOOLS = ("iperf3", "iperf2")
+# iperf3 -J prints its start rounded down to the second.
+START_RESOLUTION_S = 1.0
+
+
+def _window(run: Run) -> tuple[float, float] | None:
+    """(start, end) of a throughput run in seconds since the epoch, as early and late as it may be."""
+    metrics = run.metrics
+    start = metrics.get("start_epoch_s")
+    intervals = metrics.get("intervals") or []
+    if start is None or not intervals:
+        return None
+    return float(start), float(start) + START_RESOLUTION_S + max(row["end_s"] for row in intervals)
+
+
+def _describe(run: Run) -> str:
+    metrics = run.metrics
+    streams = metrics.get("streams") or 1
+    direction = " reverse" if metrics.get("reverse") else (" bidirectional" if metrics.get("bidir") else "")
+    return f"{run.tool} {metrics.get('mode') or 'tcp'}{direction}, {streams} stream{'s' if streams != 1 else ''}"
+
+
+def _timed_replies(run: Run) -> list[dict[str, Any]]:
+    return [
+        reply
+        for reply in run.metrics.get("replies") or []
+        if reply.get("epoch_s") is not None and reply.get("time_ms") is not None
+    ]
+
+
+def pair(runs: list[Run]) -> None:
+    """Mark each ping of `runs` (one raw file's) that ran during a throughput test of the same file."""
+    loads = [(run, window) for run in runs if run.tool in LOAD_TOOLS and (window := _window(run))]
+    if not loads:
+        return
+    for ping in runs:
+        if ping.tool != "ping":
+            continue
+        replies = _timed_replies(ping)
+        if not replies:
+            continue
+        first, last = replies[0]["epoch_s"], replies[-1]["epoch_s"]
+        overlapping = [(run, window) for run, window in loads if window[0] < last and window[1] > first]
+        if len(overlapping) != 1:
+            continue  # none, or several tests at once: which one loaded the path is not ours to guess
+        load, (start, end) = overlapping[0]
+        ping.params = {**ping.params, "load": _describe(load)}
+        ping.metrics = {**ping.metrics, "under_load": _split(replies, load, start, end)}
+
+
+def _split(replies: list[dict[str, Any]], load: Run, start: float, end: float) -> dict[str, Any]:
+    first = replies[0]["epoch_s"]
+    sure_start = start + START_RESOLUTION_S  # the printed second was rounded down
+    loaded = [reply["time_ms"] for reply in replies if sure_start <= reply["epoch_s"] <= end - START_RESOLUTION_S]
+    idle = [reply["time_ms"] for reply in replies if reply["epoch_s"] < start or reply["epoch_s"] > end]
+    found: dict[str, Any] = {
+        "load": _describe(load),
+        "load_line": load.source.line_start,
+        # On the ping's time axis (seconds from its first reply), the test as late as it may have started.
+        "start_s": round(sure_start - first, 3),
+        "end_s": round(end - first, 3),
+        "intervals": [
+            # each interval at its middle: a rate over a second, not at an instant
+            {"t_s": round(sure_start + (row["start_s"] + row["end_s"]) / 2 - first, 3), "bits_per_s": row["bits_per_s"]}
+            for row in load.metrics.get("intervals") or []
+            if not row.get("omitted")
+        ],
+        "replies_idle": len(idle),
+        "replies_loaded": len(loaded),
+    }
+    if idle:
+        found["rtt_idle_median_ms"] = statistics.median(idle)
+    if loaded:
+        found["rtt_loaded_median_ms"] = statistics.median(loaded)
+        found["rtt_loaded_max_ms"] = max(loaded)
+    if idle and loaded:
+        found["added_median_ms"] = round(found["rtt_loaded_median_ms"] - found["rtt_idle_median_ms"], 6)
+    return found
+
+
+def chart(run: Run, chart_id: str = "chart-under-load") -> dict[str, Any] | None:
+    """RTT of every reply and the load's throughput on one time axis, the load's window shaded."""
+    under = run.metrics.get("under_load")
+    if not under:
+        return None
+    replies = run.metrics.get("replies") or []
+    first = next((reply["epoch_s"] for reply in replies if reply.get("epoch_s") is not None), None)
+    timed = [reply for reply in replies if reply.get("epoch_s") is not None]
+    rows = [
+        [f"{reply['epoch_s'] - first:.2f} s", reply.get("seq"), f"{units.significant(reply['time_ms'])} ms"]
+        for reply in timed
+        if reply.get("time_ms") is not None
+    ]
+    return {
+        "id": chart_id,
+        "title": f"Latency under load: ping during {under['load']}",
+        "plot": {
+            "kind": "under_load",
+            "unit": "ms",
+            "rtt": {
+                "name": "ping RTT",
+                "t_s": [round(reply["epoch_s"] - first, 3) for reply in timed],
+                "values": [reply.get("time_ms") for reply in timed],
+            },
+            "load": {
+                "name": f"{under['load']} throughput",
+                "t_s": [row["t_s"] for row in under["intervals"]],
+                "values": [row["bits_per_s"] for row in under["intervals"]],
+            },
+            "window": [under["start_s"], under["end_s"]],
+        },
+        "table": {"columns": ["Time", "icmp_seq", "RTT"], "rows": rows},
+    }
+
+
+def _ms(value: float) -> str:
+    """In ms, as ping prints RTTs, three significant digits: '0.0460 ms', '3.30 ms'."""
+    return f"{units.significant(value)} ms"
+
+
+def report_section(runs: list[Run]) -> list[dict[str, Any]]:
+    """A report's "Latency under load": per environment, what the load added, and one ping's timeline.
+
+    Each environment's sentence gives the median RTT idle and under load over all its paired
+    pings (each ping's own medians, then the median of those), the range across them when there
+    are several, and the largest RTT seen under load.
+    """
+    by_environment: dict[str, list[Run]] = {}
+    for run in runs:
+        if run.tool == "ping" and run.metrics.get("under_load"):
+            by_environment.setdefault(run.environment or "", []).append(run)
+    section = []
+    for environment, pings in by_environment.items():
+        unders = [ping.metrics["under_load"] for ping in pings]
+        loaded = [u["rtt_loaded_median_ms"] for u in unders if "rtt_loaded_median_ms" in u]
+        idle = [u["rtt_idle_median_ms"] for u in unders if "rtt_idle_median_ms" in u]
+        if not loaded:
+            continue
+        loads = sorted({u["load"] for u in unders})
+        n = len(loaded)
+        spread = f" ({n} runs: {_ms(min(loaded))} to {_ms(max(loaded))})" if n > 1 else ""
+        said = f"Median RTT during {', '.join(loads)}: {_ms(statistics.median(loaded))}{spread}"
+        if idle:
+            said += f", against {_ms(statistics.median(idle))} idle on the same path"
+            ratio = statistics.median(loaded) / statistics.median(idle) if statistics.median(idle) else None
+            if ratio and ratio >= 2:
+                said += f" ({units.ratio_text(ratio)} the idle RTT)"
+        said += f"; the largest under load {_ms(max(u.get('rtt_loaded_max_ms', 0) for u in unders))}."
+        figure = chart(pings[0], f"under-load-{pings[0].id}")
+        section.append({"environment": environment, "run": pings[0].id, "sentence": said, "chart": figure})
+    return section
