@@ -53,6 +53,7 @@ HEADLINES: dict[str, tuple[tuple[str, bool | None], ...]] = {
     "fio": _FIO,
     "fio-read-write": tuple((f"{d} {label}", better) for d in ("read", "write") for label, better in _FIO),
     "iperf3": (("Throughput", True), ("Retransmits", False)),
+    "ping": (("Average round-trip time", False), ("Maximum round-trip time", False), ("Packet loss (%)", False)),
     "iostat": (("Devices", None), ("Samples", None), ("Peak util", False)),
     "dd": (("dd throughput", True),),
     "ioping": (("Average latency", False), ("IOPS", True)),
