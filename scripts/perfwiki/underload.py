@@ -7,11 +7,13 @@ the load, so a transcript that holds both is read together: the ping's replies a
 throughput test's window, on one clock.
 
 One clock needs timestamps from both: `ping -D` prints each reply's time since the epoch,
-`iperf3 -J` its start (`start.timestamp.timesecs`, whole seconds). A reply is "under load"
-when it certainly falls inside the test (from one second after its printed start, the second
-it was rounded down from, to its last interval's end) and "idle" when it certainly falls
-outside; the replies within a second of either edge are counted in neither. Without
-timestamps on both sides nothing is paired, and the ping stays an ordinary ping.
+`iperf3 -J` its start (`start.timestamp.timesecs`, whole seconds, rounded down). The load's
+window is taken as wide as that allows: from the printed second to the last interval's end a
+second later. A reply inside it is "under load", one outside it "idle". A reply in the window's
+first or last second may in truth have been idle, which can only pull the loaded median down:
+the delay the load adds is never overstated, and the slow-start burst at the test's start, often
+the worst queueing of all, is kept. Without timestamps on both sides nothing is paired, and the
+ping stays an ordinary ping.
 
 A paired ping gets `params.load` (what loaded the path: "iperf3 tcp, 1 stream"), which keeps it
 out of comparisons with idle pings, and `metrics.under_load`: the window on the ping's own time
@@ -28,6 +30,10 @@ from .model import Run
 
 # Tools whose runs can load a path, each with a start time (start_epoch_s) and intervals.
 LOAD_TOOLS = ("iperf3", "iperf2")
+# A loaded median RTT this many times the idle one is a queue the load built; below it, the few
+# microseconds either way are the host's scheduling, not the path (loopback under load answers
+# faster than idle: busy cores wake sooner).
+QUEUEING_FACTOR = 1.5
 # iperf3 -J prints its start rounded down to the second.
 START_RESOLUTION_S = 1.0
 
@@ -46,7 +52,8 @@ def _describe(run: Run) -> str:
     metrics = run.metrics
     streams = metrics.get("streams") or 1
     direction = " reverse" if metrics.get("reverse") else (" bidirectional" if metrics.get("bidir") else "")
-    return f"{run.tool} {metrics.get('mode') or 'tcp'}{direction}, {streams} stream{'s' if streams != 1 else ''}"
+    mode = str(metrics.get("mode") or "tcp").upper()
+    return f"{run.tool} {mode}{direction}, {streams} stream{'s' if streams != 1 else ''}"
 
 
 def _timed_replies(run: Run) -> list[dict[str, Any]]:
@@ -79,18 +86,21 @@ def pair(runs: list[Run]) -> None:
 
 def _split(replies: list[dict[str, Any]], load: Run, start: float, end: float) -> dict[str, Any]:
     first = replies[0]["epoch_s"]
-    sure_start = start + START_RESOLUTION_S  # the printed second was rounded down
-    loaded = [reply["time_ms"] for reply in replies if sure_start <= reply["epoch_s"] <= end - START_RESOLUTION_S]
+    loaded = [reply["time_ms"] for reply in replies if start <= reply["epoch_s"] <= end]
     idle = [reply["time_ms"] for reply in replies if reply["epoch_s"] < start or reply["epoch_s"] > end]
     found: dict[str, Any] = {
         "load": _describe(load),
         "load_line": load.source.line_start,
-        # On the ping's time axis (seconds from its first reply), the test as late as it may have started.
-        "start_s": round(sure_start - first, 3),
+        # On the ping's time axis (seconds from its first reply): the window as wide as the start's second allows.
+        "start_s": round(start - first, 3),
         "end_s": round(end - first, 3),
         "intervals": [
-            # each interval at its middle: a rate over a second, not at an instant
-            {"t_s": round(sure_start + (row["start_s"] + row["end_s"]) / 2 - first, 3), "bits_per_s": row["bits_per_s"]}
+            # each interval at its middle (a rate over a second, not at an instant), half a second in:
+            # the middle of the second the test started in
+            {
+                "t_s": round(start + 0.5 + (row["start_s"] + row["end_s"]) / 2 - first, 3),
+                "bits_per_s": row["bits_per_s"],
+            }
             for row in load.metrics.get("intervals") or []
             if not row.get("omitted")
         ],
@@ -98,9 +108,9 @@ def _split(replies: list[dict[str, Any]], load: Run, start: float, end: float) -
         "replies_loaded": len(loaded),
     }
     if idle:
-        found["rtt_idle_median_ms"] = statistics.median(idle)
+        found["rtt_idle_median_ms"] = round(statistics.median(idle), 6)
     if loaded:
-        found["rtt_loaded_median_ms"] = statistics.median(loaded)
+        found["rtt_loaded_median_ms"] = round(statistics.median(loaded), 6)
         found["rtt_loaded_max_ms"] = max(loaded)
     if idle and loaded:
         found["added_median_ms"] = round(found["rtt_loaded_median_ms"] - found["rtt_idle_median_ms"], 6)
@@ -165,16 +175,22 @@ def report_section(runs: list[Run]) -> list[dict[str, Any]]:
         idle = [u["rtt_idle_median_ms"] for u in unders if "rtt_idle_median_ms" in u]
         if not loaded:
             continue
-        loads = sorted({u["load"] for u in unders})
-        n = len(loaded)
-        spread = f" ({n} runs: {_ms(min(loaded))} to {_ms(max(loaded))})" if n > 1 else ""
-        said = f"Median RTT during {', '.join(loads)}: {_ms(statistics.median(loaded))}{spread}"
-        if idle:
-            said += f", against {_ms(statistics.median(idle))} idle on the same path"
-            ratio = statistics.median(loaded) / statistics.median(idle) if statistics.median(idle) else None
-            if ratio and ratio >= 2:
-                said += f" ({units.ratio_text(ratio)} the idle RTT)"
-        said += f"; the largest under load {_ms(max(u.get('rtt_loaded_max_ms', 0) for u in unders))}."
+        load = ", ".join(sorted({u["load"] for u in unders}))
+        loaded_median, worst = statistics.median(loaded), max(u.get("rtt_loaded_max_ms", 0) for u in unders)
+        spread = f" ({len(loaded)} runs: {_ms(min(loaded))} to {_ms(max(loaded))})" if len(loaded) > 1 else ""
+        idle_median = statistics.median(idle) if idle else None
+        if idle_median and loaded_median >= QUEUEING_FACTOR * idle_median:
+            said = (
+                f"Under {load}, the median RTT rose by {_ms(loaded_median - idle_median)}: {_ms(idle_median)} idle, "
+                f"{_ms(loaded_median)} under load{spread}; the largest under load {_ms(worst)}."
+            )
+        elif idle_median:
+            said = (
+                f"No queueing delay measurable under {load}: median RTT {_ms(loaded_median)} under load{spread}, "
+                f"{_ms(idle_median)} idle; the largest under load {_ms(worst)}."
+            )
+        else:
+            said = f"Median RTT under {load}: {_ms(loaded_median)}{spread}; the largest {_ms(worst)}."
         figure = chart(pings[0], f"under-load-{pings[0].id}")
         section.append({"environment": environment, "run": pings[0].id, "sentence": said, "chart": figure})
     return section

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ... import units
+from ... import underload, units
 from ...findings import Evidence, Finding
 from ...model import Run
 from ..base import Measure, Metric, Tool, metric_at, pairs_table
@@ -20,12 +20,13 @@ from . import parser
 TABLE_ROWS = 500
 
 
-def _ns(key: str) -> Callable[[Run, str | None], float | None]:
-    """A reader of a time the run keeps in milliseconds, in nanoseconds."""
+def _ns(*keys: str) -> Callable[[Run, str | None], float | None]:
+    """A reader of a time the run keeps in milliseconds (at that path in its metrics), in nanoseconds."""
+    in_ms = metric_at(*keys)
 
     def read(run: Run, part: str | None) -> float | None:
-        value = run.metrics.get(key)
-        return units.ms_to_ns(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+        value = in_ms(run, part)
+        return None if value is None else units.ms_to_ns(value)
 
     return read
 
@@ -152,6 +153,10 @@ class Ping(Tool):
         Metric("rtt_avg", "Average round-trip time", "ns", False, _ns("rtt_avg_ms")),
         Metric("rtt_max", "Maximum round-trip time", "ns", False, _ns("rtt_max_ms")),
         Metric("loss", "Packet loss (%)", "%", False, metric_at("loss_pct")),
+        # A ping paired with a throughput test on the same path (underload.py): its replies during the load.
+        Metric(
+            "rtt_loaded", "Median round-trip time under load", "ns", False, _ns("under_load", "rtt_loaded_median_ms")
+        ),
     )
     checks = (loss, duplicates, errors, resolution)
     fingerprint_names = {
@@ -159,6 +164,7 @@ class Ping(Tool):
         "interval_s": "interval (s)",
         "family": "IP version",
         "target_kind": "target",
+        "load": "load",
     }
 
     def fingerprint(self, run: Run, part: str | None) -> dict[str, Any]:
@@ -169,6 +175,8 @@ class Ping(Tool):
             "interval_s": params.get("interval_s"),
             "family": params.get("family"),
             "target_kind": params.get("target_kind"),
+            # Under load (underload.py) a ping measures the queue the load builds, not the idle path.
+            "load": params.get("load") or "idle",
         }
 
     def result_tables(self, run: Run) -> list[dict[str, Any]]:
@@ -195,8 +203,9 @@ class Ping(Tool):
         return [pairs_table("Results", "results", pairs)]
 
     def run_charts(self, run: Run) -> list[dict[str, Any]]:
+        loaded = underload.chart(run)
         chart = rtt_chart([(run.environment or run.id, replies_series(run))], "chart-rtt")
-        return [chart] if chart else []
+        return [one for one in (loaded, chart) if one]
 
     runs_columns = ("Target", "Payload", "Interval", "Sent", "Loss", "Average RTT", "Maximum RTT")
 
