@@ -15,7 +15,7 @@ the delay the load adds is never overstated, and the slow-start burst at the tes
 the worst queueing of all, is kept. Without timestamps on both sides nothing is paired, and the
 ping stays an ordinary ping.
 
-A paired ping gets `params.load` (what loaded the path: "iperf3 tcp, 1 stream"), which keeps it
+A paired ping gets `params.load` (what loaded the path: "iperf3 TCP, 1 stream"), which keeps it
 out of comparisons with idle pings, and `metrics.under_load`: the window on the ping's own time
 axis, the load's throughput per interval on that axis, and the RTTs split by phase.
 """
