@@ -87,6 +87,7 @@ class Iperf3(Tool):
     metrics = (
         Metric("throughput", "Throughput", "bit/s", True, _rate),
         Metric("retransmits", "Retransmits", "count", False, metric_at("sender", "retransmits")),
+        Metric("loss", "UDP datagrams lost (%)", "%", False, metric_at("lost_pct")),
     )
     checks = (retransmits,)
     fingerprint_names = {"mode": "protocol", "streams": "streams", "direction": "direction"}
