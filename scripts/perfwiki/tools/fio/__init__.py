@@ -1,6 +1,6 @@
 """fio: the flexible I/O tester, in every output format it has had (text 2.0-3.x, JSON, json+, terse).
 
-Parsing lives in parser.py (text, and the dispatch to json_output.py and terse.py),
+Parsing lives in parser.py (the dispatch to text_output.py, json_output.py and terse.py),
 parameters in options.py, checks in checks.py, run page tables and charts in pages.py;
 this module declares the tool: how it is recognised, what it measures, what makes
 two runs comparable.
