@@ -14,7 +14,7 @@ from ...findings import Evidence, Finding
 from ...model import Run
 from ..base import Metric, Tool
 from . import checks, names, pages, parser
-from .options import depth_text, effective_depth, in_effect, io_mode
+from .options import MIXED, depth_text, effective_depth, in_effect, io_mode
 
 
 def _jobs(run: Run, direction: str | None) -> list[dict[str, Any]]:
@@ -172,7 +172,8 @@ class Fio(Tool):
         params = run.params
         badges = [str(value) for value in (io_mode(params), target_kind(run), params.get("ioengine")) if value]
         if params.get("iodepth") is not None:
-            badges.append(f"{depth_text(params)} x {params.get('numjobs') or 1}")
+            jobs = params.get("numjobs") or 1
+            badges.append(f"{depth_text(params)}, numjobs mixed" if jobs == MIXED else f"{depth_text(params)} x {jobs}")
         return badges
 
     runs_columns = ("rw", "bs", "iodepth", "IOPS", "Bandwidth", "Mean clat", "clat p99")

@@ -2,7 +2,8 @@
 
 `parse` sends JSON to json_output.py, terse lines to terse.py and the normal text output
 (fio 2.0 to 3.x) to text_output.py, whose line readers are text_headers.py, text_results.py,
-text_latency.py, text_job.py and text_status.py.
+text_latency.py, text_job.py and text_status.py. `params` and `command_fits` are job_params.py's:
+each job section's own options, and the run's where they agree.
 
 A real input (seed 000, fio-3.1, abridged)::
 
@@ -63,13 +64,13 @@ numbers, not display text: their runs have no `printed`.
 
 from __future__ import annotations
 
-import functools
 import re
-from typing import Any
 
 from . import json_output, terse, text_output
-from .options import params_from_command, params_from_options
+from .job_params import HEADER_KEYS, command_fits, params
 from .report import FioReport
+
+__all__ = ["HEADER_KEYS", "command_fits", "detect", "params", "parse"]
 
 
 def detect(text: str) -> float:
@@ -126,62 +127,3 @@ def _same_run_other_format(one: FioReport, other: FioReport) -> bool:
         return False
     names = [job["name"] for job in one.jobs]
     return bool(names) and names == [job["name"] for job in other.jobs]
-
-
-def params(report: FioReport, command: str | None) -> tuple[dict[str, Any], list[str]]:
-    """Normalised parameters, and warnings where the command and the output disagree.
-
-    What fio printed in its job header is what ran; the command line adds what
-    the header never shows (direct, runtime, size, numjobs).
-    """
-    merged, warnings = params_from_command(command) if command else ({}, [])
-    if report.job_file:
-        job_name = report.headers[0]["name"] if report.headers else None
-        options = report.job_file.get("global", []) + report.job_file.get(job_name, [])
-        from_file, file_warnings = params_from_options(options)
-        merged = {**from_file, **merged}
-        warnings += file_warnings
-        merged["job_file_sections"] = sorted(report.job_file)
-    if report.headers:
-        header = report.headers[0]
-        for key in ("rw", "bs_bytes", "ioengine", "iodepth"):
-            printed = header.get(key)
-            if printed is None:
-                continue
-            given = merged.get(key)
-            if given is not None and given != printed:
-                warnings.append(f"command says {key}={given} but fio printed {key}={printed}")
-            merged[key] = printed
-    if report.jobs:
-        printed_name = report.jobs[0]["name"]
-        if merged.get("name") and merged["name"] != printed_name and len(report.jobs) == 1:
-            warnings.append(f"command names job {merged['name']!r} but fio printed results for {printed_name!r}")
-        merged.setdefault("numjobs", report.jobs[0]["jobs"] if len(report.jobs) == 1 else len(report.jobs))
-    return merged, warnings
-
-
-def command_fits(report: FioReport, command: str) -> bool:
-    """Whether a command shown apart from any output could have printed this report.
-
-    Everything fio's job header shows (job name, rw, bs, engine, depth) must agree.
-    """
-    if not report.headers:
-        return False
-    name, given = _header_params(command)
-    header = report.headers[0]
-    if name != header.get("name"):
-        return False
-    return all(value in (None, header.get(key)) for key, value in zip(HEADER_KEYS, given, strict=True))
-
-
-# What a job header shows besides the job's name.
-HEADER_KEYS = ("rw", "bs_bytes", "ioengine", "iodepth")
-
-
-# A page that lists its commands apart from their outputs has each output tried against each
-# command (6 x 6 in seed 001's copies): each command is read once. Values are str and int, never changed.
-@functools.lru_cache(maxsize=512)
-def _header_params(command: str) -> tuple[str | None, tuple[Any, ...]]:
-    """The job name and the HEADER_KEYS params a fio command line gives (None where it gives none)."""
-    given, _ = params_from_command(command)
-    return given.get("name"), tuple(given.get(key) for key in HEADER_KEYS)

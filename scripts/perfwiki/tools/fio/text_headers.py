@@ -7,9 +7,11 @@ Three kinds of line (seed 000, fio-3.1)::
     sequential_write_bandwidth_test: (groupid=0, jobs=1): err= 0: pid=10944: Thu Jul 12 16:09:58 2018
 
 The first, a job header, is printed once per job section before the run starts: the options
-that job ran with (`FioReport.headers`). The version line opens a report. The third opens
-a job's result block (`FioReport.jobs`): with group_reporting, `jobs=N` counts every process
-of the group, whichever job section each came from.
+that job ran with (`FioReport.headers`). A section run by several processes (numjobs=2 and up)
+has "..." on the line after its header, and no count: its header gets `clones: True`
+(job_params.py counts them). The version line opens a report. The third opens a job's result
+block (`FioReport.jobs`): with group_reporting, `jobs=N` counts every process of the group,
+whichever job section each came from.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ _RESULT_HEADER = lazyre.compile(
     r"^(?P<name>.+?): \(groupid=(?P<g>\d+), jobs=(?P<jobs>\d+)\): "
     r"err=\s*(?P<err>\d+)(?: \((?P<errtext>.*)\))?: pid=(?P<pid>\d+)(?::\s*(?P<date>.*?))?\s*$"
 )
+_CLONES = lazyre.compile(r"^\s*\.\.\.\s*$")
 _BS_RANGE = lazyre.compile(r"(?:\(R\) )?(?P<lo>[^-,/\s]+)-(?P<hi>[^-,/\s]+)")
 
 # The handlers below, with the first words of the lines each can take (None: any line, as a
@@ -35,6 +38,7 @@ HANDLERS: tuple[tuple[str, tuple[str, ...] | None], ...] = (
     ("_version", None),
     ("_job_header", None),
     ("_result_header", None),
+    ("_clones", ("...",)),
 )
 LIKELY: dict[str, tuple[str, ...]] = {}
 
@@ -93,6 +97,14 @@ class HeaderLines:
                 "iodepth": int(match["qd"]),
             }
         )
+        return True
+
+    def _clones(self, index: int, line: str) -> bool:
+        """ "..." right after a job header: fio's init.c prints it for the section's second process
+        (and nothing for the others), so the section ran numjobs of 2 or more."""
+        if self.report is None or self.section != "preamble" or not self.report.headers or not _CLONES.match(line):
+            return False
+        self.report.headers[-1]["clones"] = True
         return True
 
     def _result_header(self, index: int, line: str) -> bool:
