@@ -158,3 +158,22 @@ def test_an_mbw_line_cut_short_is_a_problem_at_its_line():
         pytest.approx(5959.032 * MiB, abs=1e-3),
     ]
     assert run.metrics["methods"]["DUMB"]["avg_bytes_per_s"] == pytest.approx(12997.563 * MiB, abs=1e-3)
+
+
+def test_old_ioping_request_lines_in_bytes_give_the_series():
+    # ioping 0.6: "4096 bytes from . (ext4 /dev/sda3): request=4 time=12.7 ms".
+    found = extract("x", (FIXTURES / "ioping" / "ioping-0.6-readme-written.txt").read_bytes())
+    assert found.problems == []
+    (run,) = found.runs
+    metrics = run.metrics
+    assert [(point["request"], point["time_ns"]) for point in metrics["series"]] == [
+        (1, 200_000),
+        (2, 200_000),
+        (3, 300_000),
+        (4, 12_700_000),
+        (5, 300_000),
+    ]
+    assert metrics["request_bytes"] == 4096 and run.params["request_bytes"] == 4096
+    # "5 requests completed in 4794.0 ms, 364 iops, 1.4 mb/s"; "min/avg/max/mdev = 0.2/2.8/12.7/5.0 ms"
+    assert (metrics["requests"], metrics["iops"], metrics["bytes_per_s"]) == (5, 364, 1.4 * MiB)
+    assert metrics["lat_ns"] == {"min": 200_000, "avg": 2_800_000, "max": 12_700_000, "mdev": 5_000_000}
