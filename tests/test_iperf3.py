@@ -259,3 +259,18 @@ def test_a_second_sender_row_is_a_problem_not_an_overwrite():
     (report,) = iperf3.parse("\n".join(lines))
     assert report.metrics["sender"] == before.metrics["sender"]
     assert report.problems == [(at + 1, "a second sender summary row for stream 5: the first is kept")]
+
+
+def test_four_streams_are_four_not_five_with_their_sum():
+    """`iperf3 -c 127.0.0.1 -P 4 -t 1`: streams 5, 7, 9 and 12, and [SUM] rows that total them."""
+    text = (FIXTURES / "iperf3" / "iperf3-3.12-loopback-P4-t1.txt").read_text(encoding="utf-8")
+    (run,) = extract("x", text.encode()).runs
+    assert run.metrics["streams"] == 4 and run.params["streams"] == 4
+    # "[SUM]   0.00-1.00   sec  2.86 GBytes  24.5 Gbits/sec    0             sender"
+    assert run.metrics["sender"]["bits_per_s"] == 24.5e9
+    assert run.metrics["sender"]["printed"] == {"bits_per_s": "24.5 Gbits/sec", "bytes": "2.86 GBytes"}
+    # A paste of the summary table alone (from its "- - -" separator): the same four streams.
+    lines = text.split("\n")
+    summary = "\n".join(lines[lines.index("- - - - - - - - - - - - - - - - - - - - - - - - -") :])
+    (report,) = iperf3.parse(summary)
+    assert report.metrics["streams"] == 4 and report.metrics["intervals"] == []

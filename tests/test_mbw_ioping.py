@@ -7,6 +7,7 @@ import subprocess
 
 import pytest
 
+from perfwiki.extract import extract
 from perfwiki.tools.ioping import parser as ioping
 from perfwiki.tools.mbw import parser as mbw
 from support import FIXTURES, seed_slices
@@ -110,3 +111,69 @@ def test_a_repeated_ioping_summary_line_is_a_problem_not_an_overwrite():
     (report,) = ioping.parse("\n".join(lines))
     assert report.metrics["lat_ns"]["avg"] == 182_900
     assert report.problems == [(at + 1, "a second ioping min/avg/max line in one run: the first is kept")]
+
+
+def test_mbw_runs_of_one_loop_are_runs_of_their_own():
+    # Two `mbw -n 2 -b B 16` runs, each after the loop's "With bandwidth B:" line.
+    found = extract("x", (FIXTURES / "mbw" / "mbw-1.2.2-block-sizes.txt").read_bytes())
+    assert found.problems == []
+    first, second = found.runs
+    assert (first.label, second.label) == ("With bandwidth 4096:", "With bandwidth 65536:")
+    # "AVG	Method: MCBLOCK	Elapsed: 0.00079	MiB: 16.00000	Copy: 20356.234 MiB/s", then 27397.260.
+    assert first.metrics["methods"]["MCBLOCK"]["avg_bytes_per_s"] == pytest.approx(20356.234 * MiB, abs=1e-3)
+    assert second.metrics["methods"]["MCBLOCK"]["avg_bytes_per_s"] == pytest.approx(27397.260 * MiB, abs=1e-3)
+    assert (first.metrics["block_bytes"], second.metrics["block_bytes"]) == (4096, 65536)
+    assert [len(run.metrics["methods"]["MEMCPY"]["runs_bytes_per_s"]) for run in found.runs] == [2, 2]
+    # The second run's header is not the first run's last line.
+    assert (first.source.line_end, second.source.line_start) == (14, 16)
+
+
+def test_mbw_avg_lines_alone_split_at_the_loops_headers():
+    # `mbw -q ... | grep AVG` per block size: no preamble, so only the header line parts the runs.
+    found = extract("x", (FIXTURES / "mbw" / "mbw-1.2.2-block-sizes-avg-only.txt").read_bytes())
+    assert found.problems == []  # not "a second AVG line for MEMCPY in one mbw run"
+    assert [run.label for run in found.runs] == ["With bandwidth 4096:", "With bandwidth 65536:"]
+    assert [run.metrics["methods"]["MEMCPY"]["avg_bytes_per_s"] for run in found.runs] == [
+        pytest.approx(5525.816 * MiB, abs=1e-3),
+        pytest.approx(5704.100 * MiB, abs=1e-3),
+    ]
+
+
+def test_an_mbw_line_cut_short_is_a_problem_at_its_line():
+    # `mbw -n 2 -b 4096 16`, its MEMCPY AVG line cut after "Elapsed: 0.00" as a truncated paste leaves it.
+    text = (FIXTURES / "mbw" / "mbw-1.2.2-n2-b4096.txt").read_text(encoding="utf-8")
+    whole = "AVG\tMethod: MEMCPY\tElapsed: 0.00294\tMiB: 16.00000\tCopy: 5450.520 MiB/s"
+    cut = text.replace(whole, "AVG\tMethod: MEMCPY\tElapsed: 0.00")
+    assert cut != text
+    found = extract("raw/mbw.txt", cut.encode())
+    (problem,) = found.problems
+    assert (problem.path, problem.line) == ("raw/mbw.txt", 7)
+    assert problem.message == "an mbw line cut short, left out: AVG\tMethod: MEMCPY\tElapsed: 0.00"
+    (run,) = found.runs
+    memcpy = run.metrics["methods"]["MEMCPY"]
+    # What is whole stays: MEMCPY's two iterations, DUMB's and MCBLOCK's averages.
+    assert "avg_bytes_per_s" not in memcpy
+    assert memcpy["runs_bytes_per_s"] == [
+        pytest.approx(5021.971 * MiB, abs=1e-3),
+        pytest.approx(5959.032 * MiB, abs=1e-3),
+    ]
+    assert run.metrics["methods"]["DUMB"]["avg_bytes_per_s"] == pytest.approx(12997.563 * MiB, abs=1e-3)
+
+
+def test_old_ioping_request_lines_in_bytes_give_the_series():
+    # ioping 0.6: "4096 bytes from . (ext4 /dev/sda3): request=4 time=12.7 ms".
+    found = extract("x", (FIXTURES / "ioping" / "ioping-0.6-readme-written.txt").read_bytes())
+    assert found.problems == []
+    (run,) = found.runs
+    metrics = run.metrics
+    assert [(point["request"], point["time_ns"]) for point in metrics["series"]] == [
+        (1, 200_000),
+        (2, 200_000),
+        (3, 300_000),
+        (4, 12_700_000),
+        (5, 300_000),
+    ]
+    assert metrics["request_bytes"] == 4096 and run.params["request_bytes"] == 4096
+    # "5 requests completed in 4794.0 ms, 364 iops, 1.4 mb/s"; "min/avg/max/mdev = 0.2/2.8/12.7/5.0 ms"
+    assert (metrics["requests"], metrics["iops"], metrics["bytes_per_s"]) == (5, 364, 1.4 * MiB)
+    assert metrics["lat_ns"] == {"min": 200_000, "avg": 2_800_000, "max": 12_700_000, "mdev": 5_000_000}

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import shutil
 import subprocess
+from pathlib import Path
 
 import pytest
 
+from perfwiki import tools
 from perfwiki.extract import extract
 from perfwiki.tools.sysbench import parser as sysbench
 
@@ -98,3 +100,54 @@ def test_a_second_result_without_a_banner_is_a_problem_not_an_overwrite():
     (report,) = sysbench.parse(first + "\n" + without_banner)
     assert report.metrics["bytes"] == 16 * MiB  # the first result, kept
     assert report.problems and "a second sysbench result" in report.problems[0][1]
+
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures" / "sysbench"
+
+
+def run_of(name: str):
+    found = extract(name, (FIXTURES / name).read_bytes())
+    assert found.problems == []
+    (run,) = found.runs
+    return run
+
+
+def test_memory_events_per_second_is_the_printed_operations_rate():
+    # "Total operations: 4679460 (4673687.11 per second)"; 4679460 events / 1.0001 s would be 4678992.1.
+    metrics = run_of("debian12-sysbench-memory.txt").metrics
+    assert metrics["total_events"] == metrics["ops"] == 4_679_460
+    assert metrics["events_per_s"] == 4673687.11 and "events_per_s_computed" not in metrics
+    assert metrics["printed"] == {
+        "events_per_s": "4673687.11",
+        "ops_per_s": "4673687.11",
+        "bytes_per_s": "4564.15 MiB/sec",  # "4569.79 MiB transferred (4564.15 MiB/sec)"
+    }
+
+
+def test_cpu_events_per_second_keeps_its_printed_token():
+    run = run_of("debian12-sysbench.txt")  # "    events per second:  4486.20"
+    assert run.metrics["events_per_s"] == 4486.2 and run.metrics["printed"] == {"events_per_s": "4486.20"}
+    (headline,) = tools.get("sysbench").headline(run)
+    assert headline["value"]["text"] == "4486.20"  # "Units: as printed"; the formatter's own is "4,486"
+
+
+def test_sysbench_1_1_cpu_prints_two_rates_and_the_throughput_one_is_read():
+    # "events per second:   114.02" (CPU speed), then "events/s (eps):  114.0161" (Throughput): one run.
+    metrics = run_of("sysbench-1.1-cpu-written.txt").metrics
+    assert metrics["events_per_s"] == 114.0161 and metrics["printed"]["events_per_s"] == "114.0161"
+    assert (metrics["total_events"], metrics["total_time_s"]) == (10000, 87.7069)
+
+
+def test_oltp_events_per_second_is_the_printed_transactions_rate():
+    # "transactions: 29611  (986.49 per sec.)"; 29611 / 30.0145 s would be 986.56.
+    metrics = run_of("sysbench-1.0.12-oltp-written.txt").metrics
+    assert (metrics["transactions"], metrics["transactions_per_s"]) == (29611, 986.49)
+    assert metrics["events_per_s"] == 986.49 and metrics["printed"]["events_per_s"] == "986.49"
+
+
+def test_fileio_prints_no_events_rate_so_it_is_computed_and_flagged():
+    metrics = run_of("sysbench-1.0.20-fileio-rndrw.txt").metrics
+    # 19947 events in 1.0113 s; "reads/s: 5215.09", "read, MiB/s: 81.49".
+    assert metrics["events_per_s"] == round(19947 / 1.0113, 2) and metrics["events_per_s_computed"] is True
+    assert "events_per_s" not in metrics.get("printed", {})
+    assert metrics["reads_per_s"] == 5215.09 and metrics["read_bytes_per_s"] == round(81.49 * MiB, 3)

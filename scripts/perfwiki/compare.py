@@ -45,9 +45,9 @@ def parameter_text(key: str, value: Any) -> str | None:
     """A fingerprint parameter as pages show it: sizes in bytes as '4 KiB', None as None."""
     if value is None:
         return None
-    if key.endswith("_bytes"):
+    if key.endswith("_bytes") and isinstance(value, (int, float)):
         return units.format_bytes(value) or str(value)
-    return str(value)
+    return str(value)  # a size that is not a number: fio's "mixed", of job sections with different ones
 
 
 def _shown(key: str, value: Any) -> str:

@@ -80,10 +80,14 @@ def _params_table(run: Run) -> dict[str, Any]:
     for key, value in run.params.items():
         if value is None:
             continue  # not given: the output did not say (fio's JSON has no numjobs when it is 1)
+        if isinstance(value, list) and all(isinstance(item, dict) for item in value):
+            # fio's job sections of one run (params.jobs): a row per job, its own values.
+            rows += [_job_row(key, item) for item in value]
+            continue
         if isinstance(value, list):
             rows.append([key, ", ".join(map(str, value))])
             continue
-        if key.endswith("_bytes"):
+        if key.endswith("_bytes") and isinstance(value, (int, float)):
             shown = units.format_bytes(value)
         elif isinstance(value, bool):
             shown = "yes" if value else "no"
@@ -93,6 +97,20 @@ def _params_table(run: Run) -> dict[str, Any]:
             shown = str(value)
         rows.append([key, shown])
     return {"title": "Parameters", "id": "parameters", "columns": ["Parameter", "Value"], "rows": rows}
+
+
+def _job_row(key: str, job: dict[str, Any]) -> list[str]:
+    """One job section's row: 'jobs: reader' and 'rw=randread, bs=4 KiB, ioengine=psync, ...'."""
+    said = []
+    for name, value in job.items():
+        if name == "name":
+            continue
+        if name.endswith("_bytes") and isinstance(value, (int, float)):
+            name, value = name.removesuffix("_bytes"), units.format_bytes(value)
+        elif isinstance(value, bool):
+            value = "yes" if value else "no"
+        said.append(f"{name}={value}")
+    return [f"{key}: {job.get('name')}", ", ".join(said)]
 
 
 def page_title(title: str, environment: str | None) -> str:

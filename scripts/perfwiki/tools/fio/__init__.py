@@ -1,6 +1,6 @@
 """fio: the flexible I/O tester, in every output format it has had (text 2.0-3.x, JSON, json+, terse).
 
-Parsing lives in parser.py (text, and the dispatch to json_output.py and terse.py),
+Parsing lives in parser.py (the dispatch to text_output.py, json_output.py and terse.py),
 parameters in options.py, checks in checks.py, run page tables and charts in pages.py;
 this module declares the tool: how it is recognised, what it measures, what makes
 two runs comparable.
@@ -14,7 +14,7 @@ from ...findings import Evidence, Finding
 from ...model import Run
 from ..base import Metric, Tool
 from . import checks, names, pages, parser
-from .options import depth_text, effective_depth, in_effect, io_mode
+from .options import MIXED, depth_text, effective_depth, in_effect, io_mode
 
 
 def _jobs(run: Run, direction: str | None) -> list[dict[str, Any]]:
@@ -172,7 +172,8 @@ class Fio(Tool):
         params = run.params
         badges = [str(value) for value in (io_mode(params), target_kind(run), params.get("ioengine")) if value]
         if params.get("iodepth") is not None:
-            badges.append(f"{depth_text(params)} x {params.get('numjobs') or 1}")
+            jobs = params.get("numjobs") or 1
+            badges.append(f"{depth_text(params)}, numjobs mixed" if jobs == MIXED else f"{depth_text(params)} x {jobs}")
         return badges
 
     runs_columns = ("rw", "bs", "iodepth", "IOPS", "Bandwidth", "Mean clat", "clat p99")

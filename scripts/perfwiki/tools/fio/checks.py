@@ -7,7 +7,7 @@ import os
 from ... import units
 from ...findings import Check, Evidence, Finding
 from ...model import Run
-from .options import SYNC_ENGINES
+from .options import SYNC_ENGINES, per_job
 from .report import DIRECTIONS
 
 
@@ -16,8 +16,10 @@ def _directions(run: Run) -> list[tuple[str, dict]]:
 
 
 def fio_sync_engine_depth(run: Run, ev: Evidence) -> list[Finding]:
-    engine, depth = run.params.get("ioengine"), run.params.get("iodepth") or 1
-    if engine in SYNC_ENGINES and depth > 1:
+    for job in per_job(run.params):  # each job section of a run whose sections differ
+        engine, depth = job.get("ioengine"), job.get("iodepth") or 1
+        if engine not in SYNC_ENGINES or not isinstance(depth, int) or depth <= 1:
+            continue
         return [
             ev.finding(
                 "fio-sync-engine-iodepth",
@@ -97,7 +99,7 @@ def fio_too_short(run: Run, ev: Evidence) -> list[Finding]:
 
 def fio_bandwidth_vs_iops(run: Run, ev: Evidence) -> list[Finding]:
     bs = run.params.get("bs_bytes")
-    if not bs:
+    if not bs or not isinstance(bs, int):  # none, or job sections with different ones ("mixed")
         return []
     found = []
     for name, data in _directions(run):

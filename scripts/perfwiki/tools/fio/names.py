@@ -98,14 +98,16 @@ def contradictions(run: Run, name: str, io_mode: str | None) -> list[str]:
         said = set().union(*(_DIRECTIONS.get(word, set()) for word in words))
         if said and said != directions:
             found.append(f"says {'/'.join(sorted(said))}, ran rw={rw}")
-    bs = params.get("bs_bytes")
+    # A run whose job sections differ ("mixed", options.MIXED) has no one size or depth to contradict.
+    bs = params.get("bs_bytes") if isinstance(params.get("bs_bytes"), int) else None
+    asked_depth = params.get("iodepth") or 1
     for word in words:
         size = _SIZE.fullmatch(word)
         if size and bs and int(size[1]) * _SIZE_FACTOR[size[2]] not in (bs, params.get("size_bytes")):
             found.append(f"says {word}, ran bs={bs}")
         depth = _DEPTH.fullmatch(word)
-        if depth and int(depth[1]) != (params.get("iodepth") or 1):
-            found.append(f"says {word}, ran iodepth={params.get('iodepth') or 1}")
+        if depth and isinstance(asked_depth, int) and int(depth[1]) != asked_depth:
+            found.append(f"says {word}, ran iodepth={asked_depth}")
         if word in _IO_MODES and io_mode and _IO_MODES[word] != io_mode:
             found.append(f"says {word}, ran {io_mode}")
     return found

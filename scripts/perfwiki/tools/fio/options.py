@@ -27,10 +27,26 @@ def _flag(value: str) -> bool:
 # fio engines that submit one I/O at a time: iodepth above 1 changes nothing.
 SYNC_ENGINES = {"sync", "psync", "vsync", "pvsync", "pvsync2", "mmap"}
 
+# A run's value of a key its job sections differ in (job_params.py): `params["jobs"]` has each one's.
+MIXED = "mixed"
 
-def effective_depth(params: dict[str, Any]) -> int | None:
+
+def per_job(params: dict[str, Any]) -> list[dict[str, Any]]:
+    """Each job section's params (the run's, with its own values over them), or the run's alone."""
+    return [{**params, **job} for job in params.get("jobs") or ()] or [params]
+
+
+def effective_depth(params: dict[str, Any]) -> int | str | None:
     """The queue depth the device saw: a synchronous engine (psync, sync, …) submits one I/O at a
-    time whatever iodepth says (fio's HOWTO; fio 3.x even prints "queue depth will be capped at 1")."""
+    time whatever iodepth says (fio's HOWTO; fio 3.x even prints "queue depth will be capped at 1").
+    MIXED where the run's job sections saw different depths."""
+    if params.get("jobs"):
+        depths = {_one_depth(job) for job in per_job(params)}
+        return depths.pop() if len(depths) == 1 else MIXED
+    return _one_depth(params)
+
+
+def _one_depth(params: dict[str, Any]) -> int | None:
     depth = params.get("iodepth")
     if depth is not None and params.get("ioengine") in SYNC_ENGINES:
         return 1
@@ -92,8 +108,10 @@ def depth_text(params: dict[str, Any]) -> str | None:
     depth = effective_depth(params)
     if depth is None:
         return None
+    if depth == MIXED:
+        return "mixed QD"
     asked = params.get("iodepth")
-    if asked == depth:
+    if asked in (depth, MIXED):  # a mixed iodepth asked that every job saw as one depth: say that one
         return f"QD{depth}"
     engine = params.get("ioengine")
     return f"QD{depth} (iodepth={asked}, {'buffered ' if engine == 'libaio' else ''}{engine})"
@@ -206,8 +224,26 @@ def _effective_io_mode(options: list[tuple[str, str | None]], params: dict[str, 
         params["io_mode"] = mode
 
 
-def params_from_command(command: str) -> tuple[dict[str, Any], list[str]]:
-    """Params from a fio command line, and warnings for values that did not read."""
+def command_jobs(command: str) -> tuple[list[tuple[str, str | None]], list[tuple[str, list[tuple[str, str | None]]]]]:
+    """A fio command line's options as fio reads them: those before the first --name for every job
+    (global), then each job's, started by its --name (fio's HOWTO: on the command line, name "also
+    signals the start of a new job"), in the order given.
+
+    `fio --bs=4k --name=reader --rw=randread --name=writer --rw=randwrite` gives
+    ([("bs", "4k")], [("reader", [("name", "reader"), ("rw", "randread")]),
+    ("writer", [("name", "writer"), ("rw", "randwrite")])]).
+    """
+    shared: list[tuple[str, str | None]] = []
+    jobs: list[tuple[str, list[tuple[str, str | None]]]] = []
+    for key, value in _command_options(command)[0]:
+        if key == "name" and value is not None:
+            jobs.append((value, []))
+        (jobs[-1][1] if jobs else shared).append((key, value))
+    return shared, jobs
+
+
+def _command_options(command: str) -> tuple[list[tuple[str, str | None]], list[str]]:
+    """Every (option, value) of a fio command line in order, and the job files it names."""
     options: list[tuple[str, str | None]] = []
     job_files: list[str] = []
     for word in _words_after_fio(command):
@@ -217,6 +253,13 @@ def params_from_command(command: str) -> tuple[dict[str, Any], list[str]]:
         # fio takes options with one dash or two: -direct=1 and --direct=1.
         key, has_value, value = word.lstrip("-").partition("=")
         options.append((key, value if has_value else None))
+    return options, job_files
+
+
+def params_from_command(command: str) -> tuple[dict[str, Any], list[str]]:
+    """Params from a fio command line, every job's options read as one, and warnings for values that
+    did not read. command_jobs keeps each job's apart."""
+    options, job_files = _command_options(command)
     params, warnings = params_from_options(options)
     if job_files:
         params["job_files"] = job_files

@@ -41,11 +41,16 @@ def _depth(params: dict[str, Any]) -> str | None:
     return shown(asked) if asked == depth else f"{asked} (QD{depth})"
 
 
+def _bytes(value: Any) -> str | None:
+    """A size, or what stands for one: "mixed", of job sections with different block sizes."""
+    return units.format_bytes(value) if value is None or isinstance(value, (int, float)) else str(value)
+
+
 def summary_cells(run: Run, metrics: dict[str, Any]) -> list[Any]:
     """The numbers a reader compares first, for one direction: the runs table's cells."""
     return [
         run.params.get("rw"),
-        units.format_bytes(run.params.get("bs_bytes")),
+        _bytes(run.params.get("bs_bytes")),
         _depth(run.params),
         Measure(metrics.get("iops"), "IOPS", (metrics.get("printed") or {}).get("iops")),
         Measure(metrics.get("bw_bytes_per_s"), "B/s", (metrics.get("printed") or {}).get("bw_bytes_per_s")),

@@ -8,6 +8,11 @@ A real input (Debian ioping 1.3, `ioping -c 4 -i 0.1 /tmp/iop`)::
     generated 4 requests in 300.4 ms, 16 KiB, 13 iops, 53.3 KiB/s
     min/avg/max/mdev = 172.1 us / 206.2 us / 248.1 us / 31.5 us
 
+ioping 0.6 and before printed each request's size in bytes and its time in ms (ioping.c at
+koct9i/ioping v0.6: "%lld bytes from %s (%s %s): request=%d time=%.1f ms")::
+
+    4096 bytes from . (ext4 /dev/sda3): request=1 time=0.2 ms
+
 Older summaries (seed 003 is 0.8-0.9 style; 0.6 has one unit for all four)::
 
     10 requests completed in 9.0 s, 1.3 k iops, 5.1 MiB/s
@@ -38,7 +43,7 @@ from ..base import ToolReport
 
 _TIME = r"[\d.]+\s*(?:ns|us|ms|s|min|hour)"
 _REQUEST = lazyre.compile(
-    r"^\s*(?P<size>[\d.]+\s*[KMGTP]?i?B)\s+(?:<<<|>>>|from|to)\s+(?P<target>.+?):\s+"
+    r"^\s*(?:(?P<size>[\d.]+\s*[KMGTP]?i?B)|(?P<bytes>\d+) bytes)\s+(?:<<<|>>>|from|to)\s+(?P<target>.+?):\s+"
     r"request=(?P<n>\d+)\s+time=(?P<time>" + _TIME + r")(?:\s+\((?P<notice>[^)]*)\))?\s*$"
 )
 _HEADER = lazyre.compile(r"^\s*---\s+(?P<target>.+?)\s+ioping statistics\s+---\s*$")
@@ -177,7 +182,7 @@ def _repeated(report: IopingReport, line: str) -> str | None:
 def _read_line(report: IopingReport, line: str) -> bool:
     metrics = report.metrics
     if match := _REQUEST.match(line):
-        metrics.setdefault("request_bytes", units.parse_size(match["size"]))
+        metrics.setdefault("request_bytes", int(match["bytes"]) if match["bytes"] else units.parse_size(match["size"]))
         metrics.setdefault("target", match["target"])
         point: dict[str, Any] = {"request": int(match["n"]), "time_ns": _time_ns(match["time"])}
         if match["notice"]:

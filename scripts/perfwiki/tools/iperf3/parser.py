@@ -303,7 +303,9 @@ class _Parser:
         metrics["mode"] = "udp" if udp else "tcp"
         main_key = "main" if "main" in directions else ("TX-C" if "TX-C" in directions else sorted(directions)[0])
         main = directions[main_key]
-        metrics["streams"] = len([key for key in main.rows if key != "SUM"]) or len(main.summary) or 1
+        # The streams are the ids of the rows, intervals or summary (a paste may keep only the summary);
+        # [SUM] is their total, not a stream.
+        metrics["streams"] = len({key for key in (*main.rows, *main.summary) if key != "SUM"}) or 1
         metrics.update(_finish(main, udp))
         others = [key for key in directions if key != main_key]
         if others:

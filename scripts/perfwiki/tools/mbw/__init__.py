@@ -11,8 +11,9 @@ from . import parser
 
 
 def iterations_chart(methods: dict[str, dict[str, Any]], chart_id: str) -> dict[str, Any] | None:
-    """Copy rate of every mbw iteration per method; the first is often slow (page faults)."""
-    if not methods:
+    """Copy rate of every mbw iteration per method; the first is often slow (page faults). None
+    without iterations (AVG lines pasted alone)."""
+    if not any(method.get("runs_bytes_per_s") for method in methods.values()):
         return None
     names = sorted(methods)
     runs = {m: methods[m].get("runs_bytes_per_s", []) for m in names}

@@ -17,6 +17,20 @@ Output metrics::
 
 AVG is what mbw printed: its array size over the mean elapsed time, which is
 not the mean of the per-iteration rates (the first iteration is usually slow).
+
+One output can hold several mbw runs (a loop over block sizes, tests/fixtures/mbw/)::
+
+    With bandwidth 4096:
+    AVG     Method: MEMCPY  Elapsed: 0.00290        MiB: 16.00000   Copy: 5525.816 MiB/s
+    ...
+    AVG     Method: MCBLOCK Elapsed: 0.00101        MiB: 16.00000   Copy: 15857.284 MiB/s
+    With bandwidth 65536:
+    AVG     Method: MEMCPY  Elapsed: 0.00281        MiB: 16.00000   Copy: 5704.100 MiB/s
+
+Each is a run of its own: a new preamble ("Long uses ..."), a line that is not mbw's after an
+AVG line, an iteration of a method already averaged, or iteration 0 again (mbw -a prints no
+AVG) starts the next one; a short line between them is the next run's label. A method line cut
+short ("AVG\tMethod: MEMCPY\tElapsed: 0.00") is a problem at its line, and what is whole is kept.
 """
 
 from __future__ import annotations
@@ -35,11 +49,16 @@ _LINE = lazyre.compile(
 _ALLOCATING = lazyre.compile(r"Allocating 2\*(?P<elements>\d+) elements = (?P<bytes>\d+) bytes")
 _BLOCK = lazyre.compile(r"^\s*Using (?P<bytes>\d+) bytes as blocks")
 _RUNS = lazyre.compile(r"Doing (?P<runs>\d+) runs per test")
+# The start of a method line, whole or cut short.
+_METHOD_START = lazyre.compile(r"^\s*(?:\d+|AVG)\s+Method:")
+# A line of the author's between runs, this short or shorter, names the next ("With bandwidth 4096:").
+_MAX_LABEL_CHARS = 60
 
 
 @dataclass
 class MbwReport(ToolReport):
     metrics: dict[str, Any] = field(default_factory=lambda: {"methods": {}})
+    label: str | None = None  # the short line just before this run, if any
 
     def has_results(self) -> bool:
         return bool(self.metrics["methods"])
@@ -54,32 +73,53 @@ def _mib_per_s(text: str) -> units.Number | None:
 
 
 def parse(text: str) -> list[MbwReport]:
-    """One report per mbw invocation; a new preamble or a repeated method starts the next."""
+    """One report per mbw invocation: see the module's docstring for where one ends."""
     reports: list[MbwReport] = []
     current: MbwReport | None = None
+    label: str | None = None  # a short line seen since the last mbw line
+    after_avg = False  # the last mbw line was an AVG line: the run may be complete
     for index, line in enumerate(text.split("\n")):
+        stripped = line.strip()
+        if not stripped:
+            continue
+        method = _METHOD_START.match(line)
+        if not (method or _is_preamble(line)):
+            if current is not None and after_avg and current.has_results():
+                current = None  # "With bandwidth 65536:" after a run: that run is over
+            label = stripped if len(stripped) <= _MAX_LABEL_CHARS else None
+            continue
         if line.startswith("Long uses") or (current and _method_done(current, line)):
             current = None
-        if current is None and (line.startswith("Long uses") or _LINE.match(line)):
-            current = MbwReport(line_start=index, line_end=index)
-            reports.append(current)
         if current is None:
-            continue
-        _read_line(current, line, index)
-        current.line_end = index if line.strip() else current.line_end
+            current = MbwReport(line_start=index, line_end=index, label=label)
+            reports.append(current)
+        label = None
+        if method and not _LINE.match(line):
+            # Cut mid-line (a paste, a killed run): what it would have said is not known.
+            current.problems.append((index, f"an mbw line cut short, left out: {stripped}"))
+        else:
+            _read_line(current, line, index)
+        after_avg = bool(method) and stripped.startswith("AVG")
+        current.line_end = index
     for report in reports:
         if not report.has_results():
             report.problems.append((report.line_start, "mbw output without any Method: line"))
     return reports
 
 
+def _is_preamble(line: str) -> bool:
+    """mbw's lines before its results (none with -q)."""
+    return line.startswith("Long uses") or bool(_BLOCK.match(line) or _RUNS.search(line))
+
+
 def _method_done(report: MbwReport, line: str) -> bool:
-    """A per-iteration line of a method whose AVG was already printed belongs to a new run."""
+    """A per-iteration line of a method whose AVG was already printed, or its iteration 0 again
+    (mbw -a prints no AVG), belongs to a new run."""
     match = _LINE.match(line)
     if not match or match["run"] == "AVG":
         return False
     method = report.metrics["methods"].get(match["method"])
-    return bool(method and "avg_bytes_per_s" in method)
+    return bool(method and ("avg_bytes_per_s" in method or (match["run"] == "0" and method["runs_bytes_per_s"])))
 
 
 def _read_line(report: MbwReport, line: str, index: int) -> None:

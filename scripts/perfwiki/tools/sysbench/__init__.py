@@ -26,22 +26,30 @@ class Sysbench(Tool):
 
     def runs_row(self, run: Run) -> list[Any]:
         threads = run.params.get("threads")
+        printed = run.metrics.get("printed") or {}  # sysbench's own tokens, under "Units: as printed"
         return [
             run.metrics.get("test"),
             shown(threads),
-            Measure(run.metrics.get("events_per_s"), "events/s"),
-            Measure(run.metrics.get("bytes_per_s"), "B/s"),
+            Measure(run.metrics.get("events_per_s"), "events/s", printed.get("events_per_s")),
+            Measure(run.metrics.get("bytes_per_s"), "B/s", printed.get("bytes_per_s")),
         ]
 
     def result_tables(self, run: Run) -> list[dict[str, Any]]:
         metrics = run.metrics
         lat = metrics.get("latency_ms") or {}
-        pairs = [("test", metrics.get("test")), ("events per second", metrics.get("events_per_s"))]
+        printed = metrics.get("printed") or {}
+        pairs = [
+            ("test", metrics.get("test")),
+            (
+                "events per second",
+                units.shown(metrics.get("events_per_s"), "events/s", printed=printed.get("events_per_s")),
+            ),
+        ]
         if metrics.get("events_per_s_computed"):
             pairs.append(("note", "events/s computed as events / total time (not printed by this sysbench)"))
         pairs += [("total events", metrics.get("total_events")), ("total time", f"{metrics.get('total_time_s')} s")]
         if metrics.get("bytes_per_s") is not None:
-            pairs.append(("throughput", units.format_bytes_per_s(metrics["bytes_per_s"])))
+            pairs.append(("throughput", units.shown(metrics["bytes_per_s"], "B/s", printed=printed.get("bytes_per_s"))))
         pairs += [(f"latency {key}", f"{value} ms") for key, value in lat.items()]
         return [pairs_table("Results", "results", pairs)]
 
