@@ -10,10 +10,12 @@ from __future__ import annotations
 PROGRAMS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "fio": (("fio", "fio.exe"), ()),
     "iperf3": (("iperf3", "iperf3.exe"), ()),
+    "netperf": (("netperf",), ()),
     "unixbench": ((), ("Run",)),
     "sysbench": (("sysbench",), ()),
     "mbw": (("mbw",), ()),
     "dd": (("dd",), ()),
     "ioping": (("ioping",), ()),
     "iostat": (("iostat",), ()),
+    "diskspd": (("diskspd", "diskspd.exe", "DiskSpd.exe"), ()),
 }
