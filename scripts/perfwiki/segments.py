@@ -251,8 +251,12 @@ _STARTS_A_LINE = lazyre.compile(
 )
 # A line of JSON that stops mid-value: pretty-printed JSON ends a whole line in , { [ } or ].
 _JSON_CUT = lazyre.compile(r'\s*[{\["].*[^\s,{\[}\]]$')
-# A line that is whole however wide it is: fio pads its "Jobs:" status line to 80 columns.
-_WHOLE_LINE = lazyre.compile(r"Jobs: \d+ \(")
+# A line that is whole however wide it is: fio pads its "Jobs:" status line to 80 columns; a netperf
+# banner that names both ends ("TCP STREAM TEST from ... port 0 AF_INET to lag (15.4.89.214) port 0
+# AF_INET") is complete, and the table header under it no part of it, whatever its length.
+_WHOLE_LINE = lazyre.compile(
+    r"Jobs: \d+ \(|(?:MIGRATED )?[A-Z][\w/| ]* TEST from \S* \([^)]*\) port \d+ AF_\w+ to \S* \([^)]*\) port \d+ AF_\w+"
+)
 
 
 def unwrap(lines: list[Line]) -> list[Line]:

@@ -36,8 +36,9 @@ def _quoted_words(command: str) -> tuple[str, ...]:
 
 
 def basename(word: str) -> str:
-    """'/usr/bin/fio' and 'C:\\fio\\fio.exe' -> 'fio', 'fio.exe'."""
-    return word.replace("\\", "/").rsplit("/", 1)[-1]
+    """'/usr/bin/fio' and 'C:\\fio\\fio.exe' -> 'fio', 'fio.exe'; a Windows path keeps its quotes
+    through shell_words ('"C:\\Program Files\\DiskSpd\\diskspd.exe"'), which are no part of the name."""
+    return word.strip("\"'").replace("\\", "/").rsplit("/", 1)[-1]
 
 
 def programs(command: str) -> Iterator[tuple[str, bool, list[str]]]:

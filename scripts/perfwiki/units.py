@@ -347,9 +347,10 @@ _STEPS: dict[str, dict[str, tuple[tuple[str, float], ...]]] = {
     # Counts have no prefix: shown whole, with thousands separators ("28,700", "1,200,000").
     "IOPS": {"si": (("", 1),)},
     "events/s": {"si": (("", 1),)},
+    "trans/s": {"si": (("", 1),)},  # netperf's request/response transactions
     "count": {"si": (("", 1),)},
 }
-COUNT_UNITS = ("IOPS", "events/s", "count")
+COUNT_UNITS = ("IOPS", "events/s", "trans/s", "count")
 
 # The largest number a scaled column shows before it moves to the next prefix: four
 # digits, as fio prints "1854MiB/s" and "IOPS=8134"; three for networks, as iperf3 does.

@@ -10,6 +10,7 @@ from __future__ import annotations
 PROGRAMS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "fio": (("fio", "fio.exe"), ()),
     "iperf3": (("iperf3", "iperf3.exe"), ()),
+    "netperf": (("netperf",), ()),
     "ping": (("ping", "ping6", "ping.exe"), ()),
     "unixbench": ((), ("Run",)),
     "sysbench": (("sysbench",), ()),
@@ -17,4 +18,5 @@ PROGRAMS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "dd": (("dd",), ()),
     "ioping": (("ioping",), ()),
     "iostat": (("iostat",), ()),
+    "diskspd": (("diskspd", "diskspd.exe", "DiskSpd.exe"), ()),
 }

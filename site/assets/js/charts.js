@@ -25,7 +25,7 @@ const BAR_HEIGHT_PX = 26;
 const BASELINE_COLOUR = "#8c8c8c";
 const FIRST_COLOUR = "#4e79a7";
 
-const COUNT_UNITS = new Set(["IOPS", "events/s"]);
+const COUNT_UNITS = new Set(["IOPS", "events/s", "trans/s"]);
 const present = (value) => value !== null && value !== undefined;
 const top = (values) => Math.max(0, ...values.filter(present));
 const countTicks = (scale, largest) => (COUNT_UNITS.has(scale.unit) && largest >= 10000 ? { tickformat: "~s" } : {});

@@ -18,10 +18,11 @@ const STEPS = {
   ns: { si: [["ns", 1], ["µs", 1e3], ["ms", 1e6], ["s", 1e9]] },
   IOPS: { si: [["", 1]] },
   "events/s": { si: [["", 1]] },
+  "trans/s": { si: [["", 1]] },
   count: { si: [["", 1]] },
 };
 const LIMIT = { "bit/s": 1000 };
-const COUNTS = new Set(["IOPS", "events/s", "count"]);
+const COUNTS = new Set(["IOPS", "events/s", "trans/s", "count"]);
 // Past this ratio of largest to smallest value, each value takes its own prefix (units.PER_CELL_SPAN).
 const PER_CELL_SPAN = 1000;
 
