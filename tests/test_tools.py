@@ -41,7 +41,7 @@ def runs_of(path: Path):
 
 
 def test_the_registry_is_the_one_list_of_tools():
-    assert tools.NAMES == ("fio", "iperf3", "unixbench", "sysbench", "mbw", "dd", "ioping", "iostat")
+    assert tools.NAMES == ("fio", "iperf3", "iperf2", "unixbench", "sysbench", "mbw", "dd", "ioping", "iostat")
     assert len(set(tools.NAMES)) == len(tools.NAMES)
     commands = [command for tool in tools.REGISTRY for command in (*tool.commands, *tool.path_only_commands)]
     assert len(commands) == len(set(commands)), "two tools claim one program name"
