@@ -223,7 +223,7 @@ def test_live_parallel_streams_keep_every_interval(client):
 
 
 @pytest.mark.parametrize("udp", [False, True], ids=["tcp", "udp"])
-def test_live_iperf2_output_is_refused_not_read_as_iperf3(udp):
+def test_live_iperf2_output_is_read_by_iperf2_never_as_iperf3(udp):
     binary = shutil.which("iperf")
     if binary is None:
         pytest.fail("Debian's iperf (iperf2) is not installed: run `make setup-system`")
@@ -242,9 +242,15 @@ def test_live_iperf2_output_is_refused_not_read_as_iperf3(udp):
         server.wait(timeout=10)
     output = client.stdout + client.stderr
     assert "connected with" in output  # iperf2's wording; iperf3 says "connected to"
+    # Its rows are headed as iperf3's are ("[ ID] Interval  Transfer  Bandwidth"): iperf3 must not claim them.
+    assert iperf3.detect(output) == 0
     found = extract("iperf2.txt", f"$ iperf -c 127.0.0.1 -p {port} -t 1 {' '.join(mode)}\n{output}".encode())
-    assert found.runs == []
-    (problem,) = [p for p in found.problems if "iperf2" in p.message]
+    assert found.problems == []
+    assert [run.tool for run in found.runs] == ["iperf2"]
+    # Under a command that says iperf3, the same output is refused at the first line only iperf2 prints.
+    wrong = extract("wrong.txt", f"$ iperf3 -c 127.0.0.1 -p {port} -t 1\n{output}".encode())
+    assert wrong.runs == []
+    (problem,) = wrong.problems
     assert problem.message.startswith("this is iperf2 output, not iperf3")
     assert problem.line >= 2  # on the first line that shows it is iperf2, after the command
 

@@ -44,6 +44,7 @@ def test_the_registry_is_the_one_list_of_tools():
     assert tools.NAMES == (
         "fio",
         "iperf3",
+        "iperf2",
         "netperf",
         "ping",
         "unixbench",

@@ -179,7 +179,7 @@ REPORT_MISTAKES = [
         "automatic: [fio, iperf]",
         [
             f"{NAS}:10: automatic: 'iperf' is not a tool (did you mean 'iperf3'?): "
-            "fio, iperf3, unixbench, sysbench, mbw, dd, ioping, iostat"
+            "fio, iperf3, iperf2, netperf, ping, unixbench, sysbench, mbw, dd, ioping, iostat, diskspd"
         ],
     ),
     (
@@ -473,7 +473,7 @@ def test_a_suite_with_mistakes(tmp_path) -> None:
     assert [str(problem) for problem in validate.suite("mine.yaml", path)] == [
         "mine.yaml:2: target 'folder' is not a suite target (did you mean 'file'?): none, file, directory",
         "mine.yaml:8: step 1: tool 'fios' is not a tool (did you mean 'fio'?): "
-        "fio, iperf3, unixbench, sysbench, mbw, dd, ioping, iostat",
+        "fio, iperf3, iperf2, netperf, ping, unixbench, sysbench, mbw, dd, ioping, iostat, diskspd",
         "mine.yaml:9: step 2 command: template error: unexpected end of template, expected 'end of print statement'.",
         "mine.yaml:10: step 3 needs a command",
         "mine.yaml:11: warning: unknown key 'sehll' in step 4 (did you mean shell?): nothing reads it",

@@ -250,7 +250,9 @@ _STARTS_A_LINE = lazyre.compile(
     r"|\[|[$>%]\s|#|[-*+] |`{3}|~{3}|-{3}"
 )
 # A line of JSON that stops mid-value: pretty-printed JSON ends a whole line in , { [ } or ].
-_JSON_CUT = lazyre.compile(r'\s*[{\["].*[^\s,{\[}\]]$')
+# An array's '[' is followed by its first value: "[ ID] Interval ... Datagrams", iperf2's 80-column
+# table heading, is not JSON.
+_JSON_CUT = lazyre.compile(r'\s*(?:[{"]|\[[\[{"\d-]).*[^\s,{\[}\]]$')
 # A line that is whole however wide it is: fio pads its "Jobs:" status line to 80 columns; a netperf
 # banner that names both ends ("TCP STREAM TEST from ... port 0 AF_INET to lag (15.4.89.214) port 0
 # AF_INET") is complete, and the table header under it no part of it, whatever its length.
@@ -317,10 +319,16 @@ def invoked_tool(command: str) -> str | None:
         return None  # most lines of output: no tool's name in them at all
     for program, by_path, following in programs(command):
         tool = tools.run_by(program, by_path)
-        # "sysbench 1.0.20 (using ...)" is the banner sysbench prints, not a command.
-        if tool and not (following and _VERSION_WORD.match(following[0])):
+        # "sysbench 1.0.20 (using ...)" and "iperf version 2.1.8 (12 August 2022)" are banners, not commands.
+        if tool and not _banner(following):
             return tool.name
     return None
+
+
+def _banner(following: list[str]) -> bool:
+    """Whether the words after a program's name are its version banner's."""
+    version = following[1:2] if following[:1] == ["version"] else following[:1]
+    return bool(version) and bool(_VERSION_WORD.match(version[0]))
 
 
 def _command_in(

@@ -10,6 +10,7 @@ from __future__ import annotations
 PROGRAMS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "fio": (("fio", "fio.exe"), ()),
     "iperf3": (("iperf3", "iperf3.exe"), ()),
+    "iperf2": (("iperf", "iperf.exe", "iperf2"), ()),
     "netperf": (("netperf",), ()),
     "ping": (("ping", "ping6", "ping.exe"), ()),
     "unixbench": ((), ("Run",)),

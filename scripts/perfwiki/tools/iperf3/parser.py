@@ -69,6 +69,9 @@ class Iperf3Report(ToolReport):
 
 
 def detect(text: str) -> float:
+    # iperf2 heads its rows as iperf3 does ("[ ID] Interval  Transfer  Bandwidth"): its own lines say it is not this.
+    if _iperf2_line(text) is not None:
+        return 0.0
     # Substring tests before the patterns: detect runs on every segment, and most are no iperf3 at all.
     if "Interval" in text and re.search(
         r"^\s*\[ ID\](?:\[Role\])? Interval\s+Transfer\s+(?:Bitrate|Bandwidth)", text, re.M
@@ -398,26 +401,24 @@ def _parse_json(text: str) -> list[Iperf3Report]:
     return reports
 
 
-# iperf2 looks like iperf3 but is another program with other columns and other meanings
-# ("Client connecting to ...", "connected with", a "Server Report:" block, Write/Err and PPS
-# columns). perfwiki does not read it: it says so on the line, rather than calling it iperf3.
-_IPERF2 = lazyre.compile(
-    r"^\s*(?:Client connecting to \S+, (?:TCP|UDP) port|Server listening on (?:TCP|UDP) port"
-    r"|\[\s*\d+\] Server Report:|\[\s*\d+\] local \S+ port \d+ connected with )"
-)
+def _iperf2_line(text: str) -> int | None:
+    """The first line only iperf2 prints ("Client connecting to ..., TCP port", "connected with",
+    "Server Report:"), which the iperf2 tool knows; None in iperf3 output."""
+    # Imported here, not above: the iperf2 package imports this one (its chart), and iperf3 output
+    # alone needs no iperf2 patterns until a segment is read.
+    from ..iperf2.parser import marker_line
 
-
-def _iperf2_line(lines: list[str]) -> int | None:
-    return next((index for index, line in enumerate(lines) if _IPERF2.match(line)), None)
+    return marker_line(text)
 
 
 def parse(text: str) -> list[Iperf3Report]:
     lines = text.split("\n")
-    iperf2 = _iperf2_line(lines)
+    iperf2 = _iperf2_line(text)
     if iperf2 is not None:
+        # Only a command that names iperf3 brings iperf2 output here; without one, the iperf2 tool reads it.
         report = Iperf3Report(line_start=iperf2, line_end=len(lines) - 1)
         report.problems.append(
-            (iperf2, "this is iperf2 output, not iperf3: perfwiki reads iperf3 only, so no run is published")
+            (iperf2, "this is iperf2 output, not iperf3: the command says iperf3, so it is not read as either")
         )
         return [report]
     if text.lstrip().startswith("{"):
