@@ -7,7 +7,7 @@ import subprocess
 
 import yaml
 
-from support import REPORTS, SEED_SLICES, perfwiki_command
+from support import FIXTURES, REPORTS, SEED_SLICES, perfwiki_command
 
 SEED_000 = str(REPORTS / SEED_SLICES["000"][0])  # seed 000's twelve fio runs, in one slice
 
@@ -87,3 +87,44 @@ def test_fio_results_the_parser_cannot_read_are_a_problem_not_an_empty_run(tmp_p
     assert document["problems"] == [
         {"path": str(cut), "line": 3, "message": "fio job result without read/write/trim lines this parser understands"}
     ]
+
+
+def test_parse_summary_says_each_runs_command_and_lines_and_every_problem(tmp_path):
+    """`--format summary`: per run its tool and id, output lines and first result, the command it was
+    given and that command's line (or "no command"), and its warnings and the file's problems at path:line."""
+    transcript = str(FIXTURES / "transcripts" / "output-without-command.txt")
+    truncated = tmp_path / "truncated.txt"
+    truncated.write_text("fio --name=x --rw=read\nfio-3.33\nx: (groupid=0, jobs=1): err= 0: pid=1\n", encoding="utf-8")
+    result = run("parse", transcript, SEED_000, str(truncated), "--format", "summary")
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[:13] == [
+        f"{transcript}: 4 runs",
+        "  fio (run randread-qd8), output lines 2-32: IOPS 71.4k",
+        "    command at line 1: fio --name=randread-qd8 --filename=/tmp/perfwiki-data/f.dat --size=8M --rw=randread"
+        " --bs=4k --ioengine=libaio --iodepth=8 --direct=1 --runtime=1 --time_based",
+        "  iperf3 (run iperf3), output lines 33-40: Throughput 22.2 Gbits/sec",
+        "    no command",
+        f"    {transcript}:33: no command before this output: parameters come from the output only",
+        "  fio (run seqread), output lines 45-74: IOPS 2072",
+        "    command at line 43: fio --name=seqread --filename=/tmp/perfwiki-data/f.dat --size=8M --rw=read --bs=1M"
+        " --runtime=1 --time_based --output=/tmp/perfwiki-data/seqread.log",
+        f"    {transcript}:45: command shown apart from its output, at line 43",
+        "  fio (run randwrite), output lines 76-106: IOPS 178k",
+        "    no command",
+        f"    {transcript}:76: the command before this output (line 75) does not run fio: parameters come from the"
+        " output only",
+        f"{SEED_000}: 12 runs",
+    ]
+    assert lines[13:16] == [
+        "  fio (run fio-bandwidth-iops-latency-sequential-write-bandwidth-test), output lines 8-38: IOPS 872",
+        "    label: 【1. Sequential Write】",
+        "    command at line 6: sudo fio --name=sequential_write_bandwidth_test --filename=/dev/nvme10n1"
+        " --filesize=100G --time_based --ramp_time=2s --runtime=1m --ioengine=libaio --direct=1 --verify=0"
+        " --randrepeat=0 --bs=1M --iodepth=4096 --rw=write --group_reporting",
+    ]
+    assert lines[-2:] == [
+        f"{truncated}: no runs",
+        f"  {truncated}:3: fio job result without read/write/trim lines this parser understands",
+    ]
+    assert result.stderr == ""  # the problems are in the summary, not said twice

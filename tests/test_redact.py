@@ -94,6 +94,27 @@ def test_a_machine_named_like_a_tool_does_not_break_parsing(nvme_host):
     assert len(extract("x.txt", hidden.text(renamed).encode()).runs) == 1
 
 
+def test_hosts_of_the_other_prompt_forms_are_hidden_and_the_runs_parse_the_same():
+    """zsh's `db7% ` and `alice@db7 ~ % ` name the host as bash's `alice@db7:~$` does; busybox's
+    `/tmp/perfwiki-data # `, oh-my-zsh's arrow and Windows prompts name none (tests/fixtures/transcripts)."""
+    transcripts = FIXTURES / "transcripts"
+    texts = {
+        name: (transcripts / name).read_bytes().decode("utf-8") for name in ("zsh-prompts.txt", "bash-prompts.txt")
+    }
+    assert prompt_hosts([texts["zsh-prompts.txt"]]) == {"db7": "host-1"}
+    for name in ("busybox-ash.txt", "windows-prompts.txt"):
+        assert prompt_hosts([(transcripts / name).read_bytes().decode("utf-8")]) == {}, name
+    assert prompt_hosts(["Filesystem      Size  Used Avail Use% Mounted on\nbash-5.2$ fio --name=x\n"]) == {}
+    for name, text in texts.items():
+        hidden = redactor(Rules(hostnames=True), text).text(text)
+        assert "db7" not in hidden and ("host-1% sysbench" in hidden or "[root@host-1 perfwiki-data]#" in hidden)
+        clean, redacted = extract(name, text.encode()), extract(name, hidden.encode())
+        assert [(run.command, run.metrics) for run in redacted.runs] == [
+            (run.command, run.metrics) for run in clean.runs
+        ]
+        assert len(clean.runs) == 4 and redacted.problems == clean.problems == []
+
+
 def test_custom_patterns_stay_on_their_line():
     rules = Rules(patterns=(r"ACME-\d+", r"secret\s+word"))
     assert Redactor(rules).text("rack ACME-42\nsecret\nword\n") == "rack [redacted]\nsecret\nword\n"

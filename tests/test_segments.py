@@ -161,3 +161,161 @@ def test_a_comment_label_names_the_next_run_only_not_the_tools_after_it():
         ("iperf3", "loopback again"),
     ]
     assert runs[0].params["name"] == "randread-direct" and runs[1].metrics["bytes"] == 8388608
+
+
+TRANSCRIPTS = FIXTURES / "transcripts"
+
+
+def read(path) -> str:
+    """A fixture as saved: read_text would turn the carriage return of fio's `Jobs:` line into a new line."""
+    return path.read_bytes().decode("utf-8")
+
+
+def runs_of(name: str):
+    return extract_text(read(TRANSCRIPTS / name), Source(name, 1, 1, "0" * 64))
+
+
+def described(run) -> tuple:
+    return run.tool, run.command_line, run.command
+
+
+def test_prompt_forms_keep_the_command_and_the_parameters_only_it_gives():
+    """Issue 31: behind `/tmp/perfwiki-data # ` (busybox ash), zsh's `db7% ` and `➜  dir git:(main) ✗ `, a
+    conda `(base) ` prefix and PowerShell on Linux, each run lost its command, and with it what only
+    the command says (fio's size, runtime and direct=1; sysbench's memory options), or the run itself."""
+    bash = runs_of("bash-prompts.txt").runs
+    assert [described(run) for run in bash] == [
+        (
+            "fio",
+            1,
+            "fio --name=randread-qd8 --filename=/tmp/perfwiki-data/f.dat --size=8M --rw=randread --bs=4k "
+            "--ioengine=libaio --iodepth=8 --direct=1 --runtime=1 --time_based",
+        ),
+        ("iperf3", 35, "iperf3 -c 127.0.0.1 -p 5299 -t 1"),  # `[root@db7 perfwiki-data]# ls` above it ends nothing
+        ("sysbench", 46, "sysbench cpu --threads=2 --time=1 run"),  # behind `(base) alice@db7:~$ `
+        ("ioping", 78, "ioping -c 3 /tmp/perfwiki-data"),
+    ]
+    fio = bash[0].params
+    assert (fio["rw"], fio["bs_bytes"], fio["iodepth"]) == ("randread", 4096, 8)
+    assert (fio["size_bytes"], fio["runtime_s"], fio["io_mode"]) == (8 << 20, 1, "direct")
+    assert bash[2].params["time_s"] == 1 and bash[3].params["count"] == 3
+
+    ash = runs_of("busybox-ash.txt").runs
+    assert [described(run) for run in ash] == [
+        (
+            "fio",
+            1,
+            "fio --name=seqwrite --filename=/tmp/perfwiki-data/f.dat --size=8M --rw=write --bs=64k "
+            "--ioengine=psync --direct=1 --runtime=1 --time_based",
+        ),
+        ("ioping", 35, "ioping -c 3 -s 64k /tmp/perfwiki-data"),  # behind `~ # `
+    ]
+    assert ash[0].params["io_mode"] == "direct" and ash[0].params["bs_bytes"] == 65536
+    # `/tmp/perfwiki-data # df -h` runs no tool behind a prompt output can look like: output, not a
+    # command; df's own row ('/dev/vda ... 17% /') neither, and fio's run ends where its output does.
+    assert ash[0].source.line_end == 31
+
+    zsh = runs_of("zsh-prompts.txt").runs
+    assert [described(run) for run in zsh] == [
+        ("sysbench", 1, "sysbench memory --memory-block-size=1M --memory-total-size=2G run"),  # db7%
+        ("mbw", 39, "mbw -n 2 16"),  # alice@db7 ~ %
+        (
+            "fio",
+            52,  # ➜  perfwiki-data git:(main) ✗
+            "fio --name=randwrite-qd16 --filename=/tmp/perfwiki-data/f.dat --size=8M --rw=randwrite --bs=16k "
+            "--ioengine=libaio --iodepth=16 --direct=1 --runtime=1 --time_based",
+        ),
+        ("iperf3", 87, "iperf3 -c 127.0.0.1 -p 5299 -t 1 -R"),  # ➜  ~ , after `ls` there
+    ]
+    assert zsh[0].params["memory_block_size"] == "1M" and zsh[0].params["memory_total_size"] == "2G"
+    assert (zsh[2].params["iodepth"], zsh[2].params["size_bytes"]) == (16, 8 << 20) and zsh[2].label is None
+    assert zsh[3].params["reverse"] is True
+
+    windows = runs_of("windows-prompts.txt").runs
+    assert [described(run) for run in windows] == [
+        ("iperf3", 1, "iperf3 -c 127.0.0.1 -p 5299 -t 1"),  # PS C:\Users\alice>
+        ("iperf3", 12, "iperf3 -c 127.0.0.1 -p 5299 -t 1 -P 2"),  # C:\Users\alice>
+        ("mbw", 30, "mbw -n 2 -t 0 16"),  # PS /home/alice>
+    ]
+    assert all(not run.warnings for run in bash + ash + zsh + windows)
+
+
+def test_a_command_continued_with_backslashes_is_one_command():
+    """bash's `> ` before each continued line, or none (a command copied from a script): the
+    parameters on the later lines (direct=1, runtime; sysbench's prime limit and time) are kept."""
+    fio, sysbench = runs_of("continued-command.txt").runs
+    assert fio.command == (
+        "fio --name=randrw-qd4 --filename=/tmp/perfwiki-data/f.dat --size=8M --rw=randrw --bs=8k "
+        "--ioengine=libaio --iodepth=4 --direct=1 --runtime=1 --time_based"
+    )
+    assert (fio.command_line, fio.output_start, fio.source.line_start) == (1, 4, 1)
+    assert (fio.params["io_mode"], fio.params["runtime_s"], fio.params["iodepth"]) == ("direct", 1, 4)
+    assert fio.label is None  # "> --runtime=1 --time_based" was taken for one
+    assert sysbench.command == "sysbench cpu --threads=2 --cpu-max-prime=20000 --time=1 run"
+    assert (sysbench.command_line, sysbench.output_start) == (50, 54)
+    assert (sysbench.params["cpu_max_prime"], sysbench.params["time_s"]) == ("20000", 1)
+
+
+def test_python_prompts_are_not_shell_prompts():
+    text = read(TRANSCRIPTS / "python-repl.txt")
+    assert [segment.command for segment in split(text)] == ["python3 -q"]
+    (run,) = runs_of("python-repl.txt").runs
+    assert (run.tool, run.command, run.label) == ("fio", None, None)  # not ">>> import subprocess"
+    assert run.warnings == [
+        "the command before this output (line 1) does not run fio: parameters come from the output only"
+    ]
+    assert (run.params["rw"], run.params["bs_bytes"]) == ("read", 131072) and "size_bytes" not in run.params
+
+
+def test_an_output_without_its_command_says_so_and_borrows_none():
+    """An iperf3 output pasted after a fio run's, without its command, was lost; `cat fio.log` became
+    the command of the fio run it shows. fio's rule that ties a command shown apart from its output
+    (the job name of --name=, and every header value the command gives) still holds."""
+    fio, iperf3, seqread, randwrite = runs_of("output-without-command.txt").runs
+    assert (fio.command_line, fio.params["iodepth"], fio.warnings) == (1, 8, [])
+    assert (iperf3.tool, iperf3.command, iperf3.command_line, iperf3.output_start) == ("iperf3", None, None, 33)
+    assert iperf3.metrics["sender"]["bits_per_s"] == 22.2e9
+    assert iperf3.warnings == ["no command before this output: parameters come from the output only"]
+    assert (seqread.command_line, seqread.source.line_start, seqread.output_start) == (43, 45, 45)
+    assert seqread.command.endswith("--output=/tmp/perfwiki-data/seqread.log")
+    assert seqread.warnings == ["command shown apart from its output, at line 43"]
+    assert seqread.params["size_bytes"] == 8 << 20  # from the command, which the output does not show
+    assert (randwrite.command, randwrite.params["iodepth"], "size_bytes" in randwrite.params) == (None, 32, False)
+    assert randwrite.warnings == [
+        "the command before this output (line 75) does not run fio: parameters come from the output only"
+    ]
+
+
+def test_the_prompt_rules_hold_when_a_transcript_is_read_a_stretch_at_a_time(monkeypatch):
+    from perfwiki import segments
+    from perfwiki.segments import segments_of, stream_lines
+
+    monkeypatch.setattr(segments, "_STRETCH_CHARS", 64)
+    for path in sorted(TRANSCRIPTS.glob("*.txt")):
+        text = read(path)
+        whole = [(s.command, s.command_line, s.tool_hint, [line.number for line in s.lines]) for s in split(text)]
+        streamed = [
+            (s.command, s.command_line, s.tool_hint, [line.number for line in s.lines])
+            for s in segments_of(stream_lines(text))
+        ]
+        assert streamed == whole, path.name
+
+
+def test_lines_of_output_that_look_like_prompts():
+    """What tools print beside '#', '$', '%' and ':' is no prompt, unless a tool is run behind a prompt
+    only output can look like; behind a prompt that names where it is, any command ends the output."""
+    for line in (
+        "/dev/sda # fio target disk",  # a device is a file, never a folder a shell sits in
+        "/dev/vda        252G   15G   77G  17% /",
+        "Run status group 0 (all jobs):",
+        "  vda: ios=16858/16847, merge=0/8, ticks=1326/1306, in_queue=2631, util=71.82%",
+        ">>> subprocess.run(['fio', '--name=x'])",
+        "> fio --name=quoted",
+        "... fio --name=x",
+    ):
+        assert split(f"$ fio --name=x\n{line}\n")[0].lines[0].text == line, line
+    assert strip_prompt("/mnt/data # fio --name=x") == ("/mnt/data # ", "fio --name=x")
+    assert strip_prompt("db7% sysbench cpu run") == ("db7% ", "sysbench cpu run")
+    assert strip_prompt("➜  ~ ls") == ("➜  ~ ", "ls")
+    assert strip_prompt("(venv) $ fio --name=x") == ("(venv) $ ", "fio --name=x")
+    assert [s.command for s in split("➜  ~ ls\nf.dat\n/mnt/data # ls\nf.dat\n")] == ["ls"]  # the second: output

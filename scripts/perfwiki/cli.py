@@ -62,6 +62,11 @@ def cmd_parse(args: argparse.Namespace) -> int:
         runs.extend(found.runs)
         problems.extend(found.problems)
     problems.extend(assign_ids(runs))  # two files that spell the same id: said, as ingest says it
+    if args.format == "summary":  # problems are in it, at their runs' files: not said twice
+        from .parse_summary import summary
+
+        sys.stdout.write(summary(args.paths, runs, problems))
+        return 1 if unreadable else 0
     document = {"runs": [run.to_dict() for run in runs], "problems": [p.to_dict() for p in problems]}
     if args.format == "yaml":
         from . import yamlout
@@ -313,7 +318,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     parse = sub.add_parser("parse", help="print the runs found in raw files; writes nothing")
     parse.add_argument("paths", nargs="+", metavar="PATH")
-    parse.add_argument("--format", choices=("json", "yaml"), default="json")
+    parse.add_argument(
+        "--format",
+        choices=("json", "yaml", "summary"),
+        default="json",
+        help="summary: each run's tool, command and its line, output lines, key result, and every problem",
+    )
     parse.set_defaults(func=cmd_parse)
 
     facts = sub.add_parser("facts", help="environment facts from pasted uname/lscpu/free/df/lsblk/nvme output")

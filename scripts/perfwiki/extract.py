@@ -17,6 +17,7 @@ from . import lazyre, manual, tools, underload
 from .decode import binary_at, decode
 from .model import Problem, Run, Source, sha256_hex, slug
 from .segments import Line, Segment, physical_lines, segments_of, split, stream_lines, streamable
+from .shell import basename, shell_words
 from .tools.base import Tool, ToolReport
 from .tools.fio import logs as fio_logs
 
@@ -37,17 +38,22 @@ def _loose_command(tool: Tool, report: ToolReport, loose: list[Segment]) -> Segm
 
 def _runs_of_segment(segment: Segment, source: Source, out: Extracted, loose: Callable[[str], list[Segment]]) -> None:
     text = segment.text  # joined from its lines: once, for detect and parse
-    tool = tools.get(segment.tool_hint) if segment.tool_hint else tools.detect(text)
+    hinted = tools.get(segment.tool_hint) if segment.tool_hint else None
+    tool = hinted or tools.detect(text)
     if tool is None or not segment.lines:
         return  # prose, the output of a command we do not benchmark (ls, df), or a command without output
     path = source.path
-    try:
-        reports = tool.parse(text)
-    except Exception as exc:  # noqa: BLE001 - one bad paste must never stop an ingest
-        out.problems.append(
-            Problem(path, segment.line_start, f"internal parser error in {tool.name}: {type(exc).__name__}: {exc}")
-        )
-        return
+    reports = _parsed(tool, text, segment, path, out)
+    if hinted is not None and not any(report.has_results() for report in reports):
+        # The command printed nothing (or its output was left out) and another tool's output follows
+        # it: that output is read as what it is, and the command is not taken for its own.
+        other = tools.detect(text)
+        if other is not None and other is not hinted:
+            others = _parsed(other, text, segment, path, Extracted())
+            if any(report.has_results() for report in others):
+                tool, reports = other, others
+    runs_tool = _runs_tool(segment.command, tool)
+    after = _after_reports(segment, reports)
     for position, report in enumerate(reports):
         first = segment.lines[report.line_start].number
         last = segment.lines[min(report.line_end, len(segment.lines) - 1)].number
@@ -55,17 +61,23 @@ def _runs_of_segment(segment: Segment, source: Source, out: Extracted, loose: Ca
             out.problems.append(Problem(path, segment.lines[offset].number, message))
         if not report.has_results():
             continue
-        # The command belongs to the first invocation printed after it.
-        command = segment.command if position == 0 else None
+        # The command belongs to the first invocation printed after it, when it runs that tool:
+        # the output of `cat fio.log` was not made by cat.
+        own = position == 0 and runs_tool
+        command = segment.command if own else None
+        command_line = segment.command_line if own else None
         label = _label(segment, report, position)
         adopted = None
         if command is None:
             adopted = _loose_command(tool, report, loose(tool.name))
-            command = adopted.command if adopted else None
+            if adopted:
+                command, command_line = adopted.command, adopted.command_line
         params, warnings = tool.params(report, command)
         if adopted:
             warnings.append(f"command shown apart from its output, at line {adopted.command_line}")
-        start = segment.command_line if command and not adopted else first
+        elif command is None:
+            warnings.append(_no_command(segment, tool, runs_tool))
+        start = segment.command_line if own else first
         out.runs.append(
             Run(
                 id="",
@@ -79,8 +91,60 @@ def _runs_of_segment(segment: Segment, source: Source, out: Extracted, loose: Ca
                 params=params,
                 metrics=report.metrics,
                 warnings=warnings + report.warnings,
+                command_line=command_line,
+                output_start=first,
             )
         )
+    if after is not None and tools.detect(after.text) not in (None, tool):
+        _runs_of_segment(after, source, out, loose)  # another tool's output pasted on without its command
+
+
+def _after_reports(segment: Segment, reports: Sequence[ToolReport]) -> Segment | None:
+    """The segment's lines after the last of its tool's reports, when any is more than blank: a paste
+    of fio output then iperf3's, without the iperf3 command between, is one segment."""
+    if not reports:
+        return None
+    end = max(report.line_end for report in reports) + 1
+    rest = segment.lines[end:]
+    if not any(line.text.strip() for line in rest):
+        return None
+    # A comment below the reports names what follows it (Segment.label_at); the label above the
+    # command is its own run's.
+    markers = [(number, text) for number, text in segment.markers if number > segment.lines[end - 1].number]
+    return Segment(lines=rest, section=segment.section, markers=markers)
+
+
+def _parsed(tool: Tool, text: str, segment: Segment, path: str, out: Extracted) -> list[ToolReport]:
+    """The tool's reports of a segment's output; none, and a problem, when its parser fails."""
+    try:
+        return tool.parse(text)
+    except Exception as exc:  # noqa: BLE001 - one bad paste must never stop an ingest
+        out.problems.append(
+            Problem(path, segment.line_start, f"internal parser error in {tool.name}: {type(exc).__name__}: {exc}")
+        )
+        return []
+
+
+def _runs_tool(command: str | None, tool: Tool) -> bool:
+    """Whether a command line runs the tool, wrapped as it may be (`sudo`, `docker exec c fio`, `ssh db7 iperf3`)."""
+    if not command:
+        return False
+    for word in shell_words(command):
+        name = basename(word)
+        if name in tool.commands or (name in tool.path_only_commands and "/" in word.replace("\\", "/")):
+            return True
+    return False
+
+
+def _no_command(segment: Segment, tool: Tool, runs_tool: bool) -> str:
+    """The warning of a run whose output shows no command of its own."""
+    if segment.command is None:
+        said = "no command before this output"
+    elif runs_tool:  # a second invocation printed under one command
+        said = f"no command of its own before this output (the one at line {segment.command_line} ran the run above it)"
+    else:
+        said = f"the command before this output (line {segment.command_line}) does not run {tool.name}"
+    return f"{said}: parameters come from the output only"
 
 
 def _label(segment: Segment, report, position: int) -> str | None:

@@ -125,6 +125,10 @@ class Run:
     renamed: dict[str, str] = field(default_factory=dict)
     # Set by ingest when two runs of a report would otherwise share a title.
     unique_title: str | None = None
+    # Not published (`source` spans both): the line of the command the run was attributed to, when
+    # one was, and the first line of its output, which `perfwiki parse --format summary` shows.
+    command_line: int | None = None
+    output_start: int | None = None
 
     @property
     def heading(self) -> str | None:

@@ -21,20 +21,41 @@ from dataclasses import dataclass, field
 from . import lazyre, tools
 from .shell import programs
 
-_PROMPTS = [
+# Prompts that name where they are (a user@host, a bracket, a Windows drive, zsh's arrow): behind
+# one, any command counts, and a command that runs no known tool (ls, df) still ends the output above.
+_STRONG_PROMPTS = [
     r"\[[^\]\n]*\][#$]\s*",  # [root@host dir]# and [essd_pl3]#
+    r"[\w.-]+@[\w.-]+:[~/][^\s>#$]*>\s+",  # user@host:~> (SUSE), before the next takes a later '$'
     r"[\w.-]+@[\w.-]+:[^#$\n]*[#$]\s+",  # user@host:~$ / root@host:/x#
     r"[\w.-]+@[\w.-]+\[[^\]]*\][#$]\s+",  # root@truenas[/mnt/x]#
-    r"PS [A-Za-z]:\\[^>]*>\s*",  # PS C:\Users\x>
+    r"[\w.-]+@[\w.-]+ [^\s#$%>]+ [%#$]\s+",  # user@host ~ % (zsh on macOS)
+    r"(?:\[I\] )?[\w.-]+@[\w.-]+ [~/][^\s>]*(?: \([^)\n]*\))?>\s+",  # fish: alice@db7 ~/p (main)>
+    r"PS (?:[A-Za-z]:\\|/)[^>]*>\s*",  # PS C:\Users\x> (and pwsh's PS /home/x>)
     r"[A-Za-z]:\\[^>]*>\s*",  # D:\> (cmd.exe)
-    r"[$#%]\s*",  # $ cmd, $cmd, # cmd, #cmd (taken only when a tool follows)
+    r"\u279c\s+\S+(?: git:\([^)\n]*\))?(?: \u2717)?\s+",  # oh-my-zsh: ➜  data git:(main) ✗
 ]
+# Prompts that output can look like ("/dev/sda # system disk", "Total% 5"): taken only when a known
+# tool follows (_command_in). A path prompt is busybox/ash's "\w \$" (/mnt/data # , ~ $ ); a
+# device or kernel path is a file, never a folder a shell sits in. A host prompt is zsh's
+# "%m%#" (host% ), SUSE root's host:~ # , or bash's own bash-5.2$ .
+_WEAK_PROMPTS = [
+    r"(?!/dev/|/proc/|/sys/)[~/][^\s#$%]*\s[#$]\s+",
+    r"[A-Za-z][\w.-]*(?::[~/][^\s#$%]*\s)?[%#$]\s+",
+    r"[$#%]\s*",  # $ cmd, $cmd, # cmd, #cmd
+]
+# A conda or virtualenv name before a prompt: (base) user@host:~$ , (venv) $
+_ENV_PREFIX = r"(?:\([\w.-]+\) )?"
 # One pattern: an alternation takes its first alternative that matches, as a loop over them would.
-_PROMPT = lazyre.compile("^(?:" + "|".join(_PROMPTS) + ")")
+_PROMPT = lazyre.compile("^" + _ENV_PREFIX + "(?:" + "|".join(_STRONG_PROMPTS + _WEAK_PROMPTS) + ")")
+_WEAK_PROMPT = lazyre.compile(_ENV_PREFIX + "(?:" + "|".join(_WEAK_PROMPTS) + ")")
+# The host a weak prompt names (zsh's host% , SUSE's host:~ # ); bash-5.2$ and sh-4.4# name a shell.
+_HOST_PROMPT = lazyre.compile(r"(?!(?:ba|da|z|k|c|tc|fi)?sh\b)(?P<host>[A-Za-z][\w.-]*)(?::\S*\s)?[%#]\s+$")
 # A prompt printed on a line of its own, the command following on the next line
 # after '#' or '$': "[root@x86.170 /polarx/lvm]" then "#fio ...".
 _PROMPT_LINE = lazyre.compile(r"^\s*\[[^\]\n]*@[^\]\n]*\]\s*$")
 _CONTINUED_PROMPT = lazyre.compile(r"^[#$]\s*")
+# bash's PS2, before each line of a command continued with a backslash as a terminal shows it.
+_PS2 = lazyre.compile(r"^\s*> ?")
 
 _FENCE = lazyre.compile(r"^\s*(```+|~~~+)")
 _HEADING = lazyre.compile(r"^\s{0,3}(#{1,6})\s+(?P<text>.+?)\s*#*\s*$")
@@ -280,11 +301,22 @@ _PROMPT_HOST = lazyre.compile(r"@([A-Za-z0-9][\w.-]*)")
 
 
 def prompt_host(line: str) -> str | None:
-    """The machine a prompt names: 'db7' in '[root@db7 ~]# fio ...', 'alice@db7:~$' or '[root@db7 /x]'."""
+    """The machine a prompt names: 'db7' in '[root@db7 ~]# fio ...', 'alice@db7:~$', '[root@db7 /x]',
+    'alice@db7 ~ %' or, before a command that runs a known tool, zsh's 'db7% fio ...'."""
     stripped = line.strip()
-    prompt = stripped if _PROMPT_LINE.match(stripped) else strip_prompt(stripped)[0]
+    if _PROMPT_LINE.match(stripped):
+        prompt, rest = stripped, ""
+    else:
+        prompt, rest = strip_prompt(stripped)
     host = _PROMPT_HOST.search(prompt) if prompt else None
-    return host.group(1) if host else None
+    if host:
+        return host.group(1)
+    if prompt and prompt[0].isalpha() and "@" not in prompt:
+        # A weak prompt names a host only when it is one: output can start "Total% 5".
+        named = _HOST_PROMPT.match(prompt)
+        if named and _command_in(stripped, prompted=(prompt, rest))[0]:
+            return named["host"]
+    return None
 
 
 def is_markdown(lines: list[Line]) -> bool:
@@ -297,11 +329,25 @@ def is_markdown(lines: list[Line]) -> bool:
 def strip_prompt(text: str) -> tuple[str | None, str]:
     """(prompt, rest) when the line starts with a shell prompt, else (None, text)."""
     first = text[:1]
-    if (not first or first not in "[$#%") and "@" not in text and ":\\" not in text:
+    if (
+        (not first or first not in "[$#%(")
+        and "@" not in text
+        and ":\\" not in text
+        and "$ " not in text
+        and "# " not in text
+        and "% " not in text
+        and "\u279c" not in text
+        and not text.startswith("PS ")
+    ):
         # What every prompt above needs is missing (a Windows prompt's C:\ too): most lines of output.
         return None, text
     match = _PROMPT.match(text)
     return (match.group(0), text[match.end() :]) if match else (None, text)
+
+
+def _is_weak(prompt: str) -> bool:
+    """Whether output could start like this prompt ('$ ', '/mnt/data # ', 'host% '): see _WEAK_PROMPTS."""
+    return _WEAK_PROMPT.fullmatch(prompt) is not None
 
 
 # Kept per line: output lines that name a program ("Run status group 0 (all jobs):", "fio-3.1",
@@ -346,14 +392,15 @@ def _command_in(
     if not rest:
         return None, None
     tool = invoked_tool(rest)
-    if tool and prompt and prompt != "#" and prompt.strip() == "#" and not _looks_like_arguments(rest):
+    bare = prompt.split(") ", 1)[-1] if prompt and prompt.startswith("(") else prompt  # no (venv) before it
+    if tool and bare and bare != "#" and bare.strip() == "#" and not _looks_like_arguments(rest):
         # "# sysbench cpu" names what follows; "#iostat 1" (prompt glued on) and "# fio -bs=4k" run it.
         return None, None
     if tool:
         return rest, tool
-    # Behind an explicit user@host prompt any command counts (ls, df): it ends
-    # the previous tool's output. A bare "# text" is a comment, not a prompt.
-    if prompt and prompt.strip() not in ("$", "#", "%"):
+    # Behind an explicit user@host prompt any command counts (ls, df): it ends the previous
+    # tool's output. A bare "# text" is a comment, "/dev/sda # boot disk" a line of lsblk.
+    if prompt and not _is_weak(prompt):
         return rest, None
     return None, None
 
@@ -364,8 +411,10 @@ def _looks_like_arguments(command: str) -> bool:
 
 
 def _is_bare_prompt(prompt: str | None, rest: str) -> bool:
-    """'[root@host data]#' with nothing typed after it: `prompt` and `rest` as strip_prompt splits the line."""
-    return bool(prompt) and not rest.strip() and not re.match(r"^[$#%]", prompt)
+    """'[root@host data]#' with nothing typed after it: `prompt` and `rest` as strip_prompt splits the line.
+
+    Only a prompt output cannot look like: after "/dev/sda # " the next line is no command."""
+    return bool(prompt) and not rest.strip() and not _is_weak(prompt)
 
 
 def _comment_label(line: str) -> str | None:
@@ -448,14 +497,27 @@ def segments_of(lines: Iterable[Line], label: str | None = None, section: str | 
     current: Segment | None = None
     pending_label = label
     after_prompt_line = False
+    continued = False  # the command above ended in a backslash: this line is more of it
     for line in lines:
         text = line.text
+        if continued and current is not None and current.command is not None:
+            continued = bool(text.strip())  # a blank line ends the command, as in the shell
+            if continued:
+                current.command, continued = _continue_command(current.command, _PS2.sub("", text, count=1))
+            if not continued and current.tool_hint is None:
+                # "sudo \" then "fio ...": the tool is known once the command is whole.
+                current.tool_hint = invoked_tool(current.command)
+                if current.tool_hint is not None:
+                    pending_label = label
+            continue
         if (
             current is not None
             and not after_prompt_line
             and text.lstrip()[:1] not in "[#$%"  # "" too: a blank line takes the long way
             and "@" not in text
             and ":\\" not in text  # every Windows prompt has one (C:\>), and fio's ">=64" none
+            and "\u279c" not in text  # oh-my-zsh's arrow
+            and not text.startswith("PS ")  # PowerShell on Linux: PS /home/x>
             and not _NAMES_A_PROGRAM.search(text)
         ):
             # No prompt, comment or program name can be in it: a line of the current output,
@@ -471,6 +533,9 @@ def segments_of(lines: Iterable[Line], label: str | None = None, section: str | 
         if command:
             if current is not None:
                 yield _trimmed(current)
+            windows = prompted[0] is not None and (":\\" in prompted[0] or prompted[0].startswith("PS "))
+            if not windows:  # cmd.exe and PowerShell continue lines otherwise (^ and `), and "D:\" ends in one
+                command, continued = _continue_command(command, None)
             current = Segment(
                 lines=[],
                 command=command,
@@ -498,6 +563,23 @@ def segments_of(lines: Iterable[Line], label: str | None = None, section: str | 
         current.lines.append(line)
     if current is not None:
         yield _trimmed(current)
+
+
+def _continue_command(command: str, more: str | None) -> tuple[str, bool]:
+    """(the command with `more` joined on, whether it goes on to the next line).
+
+    A shell drops a backslash and the newline after it: 'fio --name=t \\' then '  --bs=4k' is
+    'fio --name=t --bs=4k' (the space between kept as one). A backslash after a drive's colon
+    ('--directory=D:\\') ends a Windows path, not the line.
+    """
+    if more is not None:
+        head = command[:-1]  # the backslash
+        command = (
+            f"{head.rstrip()} {more.strip()}" if head[-1:].isspace() or more[:1].isspace() else head + more.strip()
+        )
+    stripped = command.rstrip()
+    goes_on = stripped.endswith("\\") and not stripped.endswith(":\\") and not stripped.endswith("\\\\")
+    return (stripped if goes_on else command.strip()), goes_on
 
 
 def _trimmed(segment: Segment) -> Segment:

@@ -158,8 +158,10 @@ class TextParser(
         if stripped.startswith(("#", ";")) or not re.search(r"\w", stripped):
             return  # job-file comments and ===== rulers
         self.job_file_section = None
-        if len(stripped) <= _MAX_LABEL_CHARS:
-            self.pending_label = stripped
+        # The line right above names the run, when it is short words: a long line (prose, code) is no
+        # label, nor is a shorter line above it (">>> import subprocess" over ">>> subprocess.run([...])").
+        short = len(stripped) <= _MAX_LABEL_CHARS and not stripped.startswith(">>>")  # Python's prompt: code
+        self.pending_label = stripped if short else None
 
 
 # Per first word, the handlers to try (functions of TextParser): chosen once, not per line or per parse.

@@ -160,6 +160,8 @@ def params(report: UnixbenchReport, command: str | None) -> tuple[dict[str, Any]
 
 
 def command_fits(report: UnixbenchReport, command: str) -> bool:
-    """`./Run -c N ...` printed this run when N is its copy count (no -c: 1 and all-CPU runs)."""
+    """`./Run -c N ...` printed this run when N is its copy count; without -c, `./Run` runs one copy,
+    then (on more than one CPU) one per CPU, as "48 CPUs in system; running 48 parallel copies" says."""
     counts = [int(value) for value in re.findall(r"(?:^|\s)-c\s*(\d+)", command)]
-    return not counts or report.metrics.get("copies") in counts
+    copies = report.metrics.get("copies")
+    return copies in counts if counts else copies is not None and copies in (1, report.metrics.get("cpus"))
