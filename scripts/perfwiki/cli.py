@@ -213,6 +213,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
             the_plan = runner.plan(suite, args.target, overrides, Path(work), suite_file)
             if args.dry_run:
                 for step in the_plan.steps:
+                    if step.during:  # started first, left running while the step runs
+                        print(f"{step.during.command} &  # {step.lead:g} s before the next, until its own end")
                     print(step.command)
                 print(
                     f"{len(the_plan.steps)} commands, about {sum(s.seconds for s in the_plan.steps):.0f} s each pass",

@@ -158,6 +158,7 @@ def plan(
         if raw.get("tool") not in tools.NAMES:
             raise BenchError(f"suite {name}: step {raw.get('label')!r} runs {raw.get('tool')!r}, not a known tool")
         label = f"{raw['section']} / {raw['label']}" if raw.get("section") else raw["label"]
+        label = render(label)  # a label may name a suite value ("UDP, {{ udp_rate }}bit/s offered")
         job = raw.get("show_job_file")
         job_file = None
         if job:
@@ -169,7 +170,7 @@ def plan(
             if during.get("tool") not in tools.NAMES or not during.get("command"):
                 raise BenchError(f"suite {name}: step {raw.get('label')!r}: `during:` needs a known tool and a command")
             alongside = Step(
-                label=str(during.get("label") or f"{during['tool']} during {label}"),
+                label=render(str(during.get("label") or f"{during['tool']} during {label}")),
                 tool=during["tool"],
                 command=render(during["command"]),
                 seconds=float(render(during.get("seconds", "1"))),

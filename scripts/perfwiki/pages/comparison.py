@@ -348,9 +348,10 @@ def sweep_parameter(columns: list[dict[str, Any]]) -> str | None:
 def profile_block(comparisons: list[dict[str, Any]], environment: str, colour: str) -> dict[str, Any]:
     """One environment's results across scenarios: a panel per metric, a table of scenarios x metrics.
 
-    `comparisons` are one tool's comparisons (one per metric) over the same columns. When the
-    scenarios differ only in queue depth, block size or jobs, each panel is that sweep: the
-    metric against the parameter, as a line.
+    `comparisons` are one tool's comparisons (one per metric), over the first one's columns or
+    some of them: a metric only some scenarios have (iperf3's UDP loss, ping's RTT under load) is
+    n/a in the others' rows. When the scenarios differ only in queue depth, block size or jobs,
+    each panel is that sweep: the metric against the parameter, as a line.
     """
     first = comparisons[0]
     sweep = sweep_parameter(first["columns"])
@@ -393,16 +394,21 @@ def profile_block(comparisons: list[dict[str, Any]], environment: str, colour: s
             for comparison, cells in zip(comparisons, values_by_metric, strict=True)
         ],
     )
+    cells_by_title = [
+        {column["title"]: cell for column, cell in zip(comparison["columns"], cells, strict=True)}
+        for comparison, cells in zip(comparisons, values_by_metric, strict=True)
+    ]
     rows = [
         {
             "scenario": column["title"],
             "scenario_key": column["scenario"],
             "description": column["description"],
             "cells": [
-                _profile_cell(cells[index], scale) for cells, scale in zip(values_by_metric, scales, strict=True)
+                _profile_cell(by_title[column["title"]], scale) if column["title"] in by_title else {"text": None}
+                for by_title, scale in zip(cells_by_title, scales, strict=True)
             ],
         }
-        for index, column in enumerate(first["columns"])
+        for column in first["columns"]
     ]
     return {
         "kind": "profile",

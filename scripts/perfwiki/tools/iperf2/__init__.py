@@ -118,6 +118,9 @@ class Iperf2(Tool):
     measures = "network"
     parser = parser
     formats = ("text", "csv")
+    # perfwiki bench's server on loopback: iperf2 prints and flushes this line to a pipe as it listens.
+    loopback_server = ("iperf", "-s", "-B", "127.0.0.1", "-p", "{port}")
+    server_ready = "Server listening"
     metrics = (
         Metric("throughput", "Throughput", "bit/s", True, _rate),
         Metric("retransmits", "Retransmits", "count", False, metric_at("sender", "retransmits")),
