@@ -408,3 +408,36 @@ def test_at_a_terminal_a_yes_writes_the_facts(authored_site):
     assert "facts updated in content/environments/lab-box.md: " in err
     front = read_front_matter(site / "content" / "environments" / "lab-box.md")
     assert front["facts"]["cpu"] != "typed by hand, wrong" and front["facts"]["rack"] == "B7"
+
+
+def test_the_network_suite_pairs_a_ping_with_the_load_it_ran_beside(tmp_path):
+    # Real iperf3, iperf2 and ping on loopback, servers started by bench; ping -D runs during iperf3 -J.
+    from test_scaffold import small_site
+
+    site = small_site(tmp_path / "site")
+    done = bench(site, "network", "--env", "lo-box", "--report", "net", "--runtime", "1")
+    assert done.returncode == 0, done.stderr
+    (transcript,) = (site / "content" / "reports" / "net" / "raw" / "lo-box").glob("network-*.txt")
+    text = transcript.read_text(encoding="utf-8")
+    # The ping that ran alongside comes first, each output after its own command line.
+    ping_at, load_at = text.index("$ ping -D -i 0.2 -w 5 127.0.0.1"), text.index(" -t 1 -J\n")
+    assert ping_at < load_at and "# iperf3 UDP, 500Mbit/s offered" in text
+    runs = load_report(site, "net")["runs"]
+    assert [run["tool"] for run in runs] == ["iperf3", "iperf3", "iperf3", "iperf2", "ping", "ping", "iperf3"]
+    idle, loaded, load = runs[4], runs[5], runs[6]
+    assert idle["params"].get("load") is None and "under_load" not in idle["metrics"]
+    assert loaded["params"]["load"] == "iperf3 TCP, 1 stream"
+    under = loaded["metrics"]["under_load"]
+    # 5 s of replies every 0.2 s, the load's second or so of them inside its window, the rest idle.
+    assert under["replies_loaded"] >= 3 and under["replies_idle"] >= 10
+    assert under["replies_loaded"] + under["replies_idle"] <= loaded["metrics"]["packets_received"]
+    assert 1.0 <= under["start_s"] < under["end_s"] <= 5.0
+    assert [row["bits_per_s"] for row in under["intervals"]] == [
+        row["bits_per_s"] for row in load["metrics"]["intervals"]
+    ]
+    assert load["metrics"]["start_epoch_s"] <= loaded["metrics"]["replies"][0]["epoch_s"] + 3
+    assert runs[3]["metrics"]["sender"]["bits_per_s"] > 1e8  # iperf2 against its own loopback server
+    assert runs[2]["metrics"]["mode"] == "udp" and runs[2]["metrics"]["packets"] > 0
+    # The facts of the interface the path leaves by: loopback here.
+    facts = read_front_matter(site / "content" / "environments" / "lo-box.md")["facts"]
+    assert facts["nic"] == "lo (loopback)" and facts["mtu"] == "65536"

@@ -225,12 +225,16 @@ def test_iperf3_rows_are_not_iperf2_rows():
     assert iperf2.detect("[  3] 0.00-1.00 sec   112 MBytes   940 Mbits/sec  898/0  0  359K/1021 us  1.0\n") == 0.9
 
 
-def test_iperf2_output_under_an_iperf3_command_is_refused_at_its_line():
+def test_iperf2_output_under_an_iperf3_command_is_read_as_iperf2_without_that_command():
     output = (FIXTURES / "iperf2" / "iperf-2.1.8-tcp.txt").read_text(encoding="utf-8").split("\n")[1:9]
     found = extract("mislabelled.txt", ("$ iperf3 -c 127.0.0.1\n" + "\n".join(output)).encode())
-    assert found.runs == []
-    (problem,) = found.problems
-    assert problem.message.startswith("this is iperf2 output, not iperf3") and problem.line == 3
+    assert found.problems == []
+    (run,) = found.runs
+    # The output is iperf2's: read as such, and the iperf3 command is not taken as the one that ran it.
+    assert run.tool == "iperf2" and run.command is None
+    assert run.warnings == [
+        "the command before this output (line 1) does not run iperf2: parameters come from the output only"
+    ]
 
 
 def test_a_cut_output_is_a_problem_at_the_stream():

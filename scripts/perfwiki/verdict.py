@@ -25,23 +25,35 @@ from .units import ratio_text, significant  # the one number formatter: '1.50×'
 Entry = tuple[float, dict[str, Any], dict[str, Any]]  # (speed factor, column, cell)
 
 
-def speed(factor: float, even: bool | None = None) -> str:
+# The units of a speed: a rate, or a time per operation. Anything else (retransmits, packets lost,
+# a loss %) is better or worse, never "faster": 537× more retransmits is not a speed.
+SPEED_UNITS = frozenset({"B/s", "bit/s", "IOPS", "ns", "events/s", "trans/s", "per test"})
+
+
+def words(unit: str | None) -> tuple[str, str]:
+    """('faster', 'slower') for a speed's unit (or when the unit is not known), else ('better', 'worse')."""
+    return ("faster", "slower") if unit is None or unit in SPEED_UNITS else ("better", "worse")
+
+
+def speed(factor: float, even: bool | None = None, unit: str | None = None) -> str:
     """A speed factor in words: 1.142 -> '14.2 % faster', 0.32 -> '3.13× slower', 'even' when `even`
-    (a cell's own judgement, by noise.py: repeats can make 3 % a result), else within EVEN."""
+    (a cell's own judgement, by noise.py: repeats can make 3 % a result), else within EVEN; 'better'
+    and 'worse' for a unit that is no speed (`words`)."""
+    up, down = words(unit)
     if noise.even_factor(factor) if even is None else even:
         return "even"
     if factor >= 2:
-        return f"{ratio_text(factor)} faster"
+        return f"{ratio_text(factor)} {up}"
     if factor <= 0.5:
-        return f"{ratio_text(1 / factor)} slower"
+        return f"{ratio_text(1 / factor)} {down}"
     if factor > 1:
-        return f"{significant((factor - 1) * 100)} % faster"
-    return f"{significant((1 - factor) * 100)} % slower"
+        return f"{significant((factor - 1) * 100)} % {up}"
+    return f"{significant((1 - factor) * 100)} % {down}"
 
 
-def against(factor: float, baseline: str, even: bool | None = None) -> str:
+def against(factor: float, baseline: str, even: bool | None = None, unit: str | None = None) -> str:
     """'14.2 % faster than host', 'even with host'."""
-    said = speed(factor, even)
+    said = speed(factor, even, unit)
     return f"even with {baseline}" if said == "even" else f"{said} than {baseline}"
 
 
@@ -163,24 +175,30 @@ def _one_column(comparison: dict[str, Any], like: dict[str, list[Entry]], conven
         said = f"{env}, {scale.said(cell['value'])}"
         if env == baseline:
             return f"{said} (the baseline)"
-        return f"{said}, {'even with ' + baseline if _is_even(entries[0]) else against(found, baseline, False)}"
+        even = _is_even(entries[0])
+        return f"{said}, {'even with ' + baseline if even else against(found, baseline, False, column['unit'])}"
 
     (best, best_entries), (worst, worst_entries) = ranked[0], ranked[-1]
     if len(ranked) == 2:
         other = worst if best == baseline else best
         return told(other, like[other]) + f" ({scale.said(like[baseline][0][2]['value'])})."
-    return f"Fastest: {told(best, best_entries)}; slowest: {told(worst, worst_entries)}."
+    top, bottom = _extremes(column["unit"])
+    return f"{top}: {told(best, best_entries)}; {bottom}: {told(worst, worst_entries)}."
+
+
+def _extremes(unit: str | None) -> tuple[str, str]:
+    return ("Fastest", "slowest") if words(unit)[0] == "faster" else ("Best", "worst")
 
 
 def _one_against_baseline(env: str, baseline: str, entries: list[Entry]) -> str:
     """'nvme-ext4 against nvme-raw: faster in 6 of 10, slower in 2, even in 2; from … to ….'"""
+    unit = entries[0][1].get("unit") if entries else None
+    up, down = words(unit)
     even = [entry for entry in entries if _is_even(entry)]
     faster = [entry for entry in entries if entry not in even and entry[0] > 1]
     slower = [entry for entry in entries if entry not in even and entry[0] < 1]
     counts = [
-        f"{word} in {len(group)}"
-        for word, group in (("faster", faster), ("slower", slower), (_even_words(even), even))
-        if group
+        f"{word} in {len(group)}" for word, group in ((up, faster), (down, slower), (_even_words(even), even)) if group
     ]
     if len(even) == len(entries):
         return f"{env} against {baseline}: {_even_words(even)} in all {len(entries)} like-for-like scenarios."
@@ -188,11 +206,11 @@ def _one_against_baseline(env: str, baseline: str, entries: list[Entry]) -> str:
     worst = min(entries, key=lambda entry: entry[0])
     best = max(entries, key=lambda entry: entry[0])
     extremes = (
-        f"from {speed(worst[0], _is_even(worst))} ({worst[1]['title']})"
-        f" to {speed(best[0], _is_even(best))} ({best[1]['title']})"
+        f"from {speed(worst[0], _is_even(worst), unit)} ({worst[1]['title']})"
+        f" to {speed(best[0], _is_even(best), unit)} ({best[1]['title']})"
     )
     if len(entries) < 2 or worst is best:
-        extremes = f"{speed(best[0], _is_even(best))} ({best[1]['title']})"
+        extremes = f"{speed(best[0], _is_even(best), unit)} ({best[1]['title']})"
     return f"{env} against {baseline}: {', '.join(counts)}; {extremes}."
 
 
@@ -200,18 +218,20 @@ def _ranking(baseline: str, like: dict[str, list[Entry]]) -> str:
     """'Fastest: X, 4 % slower than B; slowest: Y, 12x slower (geometric means over 6 scenarios).'"""
     means = {env: geometric_mean([entry[0] for entry in entries]) for env, entries in like.items()}
     ranked = sorted(means, key=lambda env: -means[env])
+    unit = next((entries[0][1].get("unit") for entries in like.values() if entries), None)
 
     def told(env: str) -> str:
         if env == baseline:
             return f"{env} (the baseline)"
-        said = f"{env}, {against(means[env], baseline)}"
+        said = f"{env}, {against(means[env], baseline, unit=unit)}"
         spread = sorted(entry[0] for entry in like[env])
         if len(spread) > 1 and (spread[-1] / spread[0] > 1.25):  # the mean hides a range: say it
-            said += f" (from {speed(spread[0])} to {speed(spread[-1])})"
+            said += f" (from {speed(spread[0], unit=unit)} to {speed(spread[-1], unit=unit)})"
         return said
 
     best, worst = ranked[0], ranked[-1]
-    said = f"Fastest: {told(best)}; slowest: {told(worst)}"
+    top, bottom = _extremes(unit)
+    said = f"{top}: {told(best)}; {bottom}: {told(worst)}"
     if best == baseline and len(ranked) > 2:
         said += f"; closest to it: {told(ranked[1])}"
     counts = sorted({len(entries) for env, entries in like.items() if env != baseline})
@@ -266,7 +286,7 @@ def profile_verdict(metrics: list[dict[str, Any]], convention: str = "iec") -> s
             line += (
                 f", {ratio_text(ratio)} {other['title']}"
                 if best_artefact
-                else f", {speed(ratio)} than {other['title']}"
+                else f", {speed(ratio, unit=metric['unit'])} than {other['title']}"
             )
         if best_artefact:
             line += f" — {best_artefact}"

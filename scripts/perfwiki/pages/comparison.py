@@ -179,7 +179,9 @@ def comparison_panels(
                 "value": cell["value"],
                 "manual": bool(cell.get("manual")),
                 "colour": colours.get(env, charts.PALETTE[0]),
-                "hover": _hover(cell, env == baseline, baseline, column["higher_is_better"], column_units.form),
+                "hover": _hover(
+                    cell, env == baseline, baseline, column["higher_is_better"], column_units.form, column.get("unit")
+                ),
             }
             for env, cell in present
         ]
@@ -214,7 +216,9 @@ def _with_grey_baseline(colours: dict[str, str], baseline: str | None) -> dict[s
     return swapped
 
 
-def _hover(cell: dict[str, Any], is_baseline: bool, baseline: str | None, higher: bool, form: str) -> str:
+def _hover(
+    cell: dict[str, Any], is_baseline: bool, baseline: str | None, higher: bool, form: str, unit: str | None = None
+) -> str:
     if cell.get("artefact"):
         return f"<br>not a speed result: {cell['artefact']}"
     if is_baseline:
@@ -222,7 +226,7 @@ def _hover(cell: dict[str, Any], is_baseline: bool, baseline: str | None, higher
     found = verdict.factor(cell, higher)
     if found is None:
         return ""
-    said = verdict.speed(found, bool(cell.get("even")))
+    said = verdict.speed(found, bool(cell.get("even")), unit)
     return f"<br>{units.format_relative(cell['relative'], form)} of {baseline}: {said}"
 
 

@@ -28,7 +28,9 @@ def _bar(found: float) -> dict[str, Any]:
     return {"side": "faster" if faster else "slower", "left": 50 if faster else round(50 - width, 1), "width": width}
 
 
-def _row(env: str, like: list[verdict.Entry], artefacts: list[verdict.Entry], failed: int) -> dict[str, Any]:
+def _row(
+    env: str, like: list[verdict.Entry], artefacts: list[verdict.Entry], failed: int, unit: str | None = None
+) -> dict[str, Any]:
     even = [entry for entry in like if entry[2].get("even")]
     beyond = [entry for entry in like if not entry[2].get("even")]
     row: dict[str, Any] = {
@@ -52,7 +54,7 @@ def _row(env: str, like: list[verdict.Entry], artefacts: list[verdict.Entry], fa
         if noise.even_factor(mean):
             row["said"] = "mixed" if row["better"] and row["worse"] else "even"
         else:
-            row["said"] = "faster" if mean > 1 else "slower"
+            row["said"] = verdict.words(unit)[0 if mean > 1 else 1]  # "better"/"worse" for what is no speed
         row["bar"] = _bar(mean)
     return row
 
@@ -92,6 +94,7 @@ def summary_table(
                 like.get(row["environment"], []),
                 artefacts.get(row["environment"], []),
                 failed.get(row["environment"], 0),
+                comparison["columns"][0].get("unit"),
             )
             for row in comparison["rows"]
             if row["environment"] != baseline and (row["environment"] in like or row["environment"] in artefacts)

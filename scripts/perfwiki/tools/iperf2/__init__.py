@@ -19,9 +19,15 @@ from . import parser
 _ENDS = ("sender", "receiver", "transferred")
 
 
+def _rate_ends(run: Run) -> tuple[str, ...]:
+    """Where the throughput is read: over UDP the receiver's rate (the sender's is the rate offered
+    with -b, whatever arrived), else the sender's; a server has only its receiving end."""
+    return ("receiver", "sender", "transferred") if run.metrics.get("mode") == "udp" else _ENDS
+
+
 def _rate(run: Run, part: str | None) -> float | None:
-    """The sender's rate, else the receiver's (a server has only its receiving end), as iperf3's."""
-    for end in _ENDS:
+    """The rate _rate_ends says to read, as iperf3's."""
+    for end in _rate_ends(run):
         value = (run.metrics.get(end) or {}).get("bits_per_s")
         if value is not None:
             return value
@@ -30,7 +36,7 @@ def _rate(run: Run, part: str | None) -> float | None:
 
 def _printed_rate(run: Run) -> str | None:
     """iperf2's own text for the rate _rate reads ("19.8 Gbits/sec"), when one row printed it."""
-    for end in _ENDS:
+    for end in _rate_ends(run):
         data = run.metrics.get(end) or {}
         if data.get("bits_per_s") is not None:
             return (data.get("printed") or {}).get("bits_per_s")

@@ -15,9 +15,15 @@ from ..base import Measure, Metric, Tool, metric_at, pairs_table, shown
 from . import parser
 
 
+def _rate_ends(run: Run) -> tuple[str, ...]:
+    """Where the throughput is read: over UDP the receiver's rate (the sender's is the rate offered
+    with -b, whatever arrived), else the sender's; a server transcript has only the receiving end."""
+    return ("receiver", "sender") if run.metrics.get("mode") == "udp" else ("sender", "receiver")
+
+
 def _rate(run: Run, part: str | None) -> float | None:
-    """The sender's rate, else the receiver's (a server transcript has only the receiving end)."""
-    for end in ("sender", "receiver"):
+    """The throughput, at the end _rate_ends says."""
+    for end in _rate_ends(run):
         value = (run.metrics.get(end) or {}).get("bits_per_s")
         if value is not None:
             return value
@@ -26,7 +32,7 @@ def _rate(run: Run, part: str | None) -> float | None:
 
 def _printed_rate(run: Run) -> str | None:
     """iperf3's own text for the rate _rate reads ("8.33 Gbits/sec"), when it printed one."""
-    for end in ("sender", "receiver"):
+    for end in _rate_ends(run):
         data = run.metrics.get(end) or {}
         if data.get("bits_per_s") is not None:
             return (data.get("printed") or {}).get("bits_per_s")

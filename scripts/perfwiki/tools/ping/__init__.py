@@ -174,7 +174,11 @@ class Ping(Tool):
             "payload_bytes": params.get("payload_bytes"),
             "interval_s": params.get("interval_s"),
             "family": params.get("family"),
-            "target_kind": params.get("target_kind"),
+            # A unicast target is what the environment is (127.0.0.1 on loopback, a host across the
+            # path): no scenario of its own. A broadcast or multicast ping is (every host answers).
+            "target_kind": "unicast"
+            if params.get("target_kind") in ("loopback", "host")
+            else params.get("target_kind"),
             # Under load (underload.py) a ping measures the queue the load builds, not the idle path.
             "load": params.get("load") or "idle",
         }
