@@ -441,3 +441,5 @@ def test_the_network_suite_pairs_a_ping_with_the_load_it_ran_beside(tmp_path):
     # The facts of the interface the path leaves by: loopback here.
     facts = read_front_matter(site / "content" / "environments" / "lo-box.md")["facts"]
     assert facts["nic"] == "lo (loopback)" and facts["mtu"] == "65536"
+    sysctl = subprocess.run(["sysctl", "-n", "net.ipv4.tcp_congestion_control"], capture_output=True, text=True)
+    assert facts["tcp_congestion"] == sysctl.stdout.strip()

@@ -1,6 +1,7 @@
 """Environment facts from pasted system commands: uname -a, /etc/os-release, lscpu, free,
 df -h, lsblk, nvme list and /sys/block/*/queue/rotational; for a network path, ip -d link,
-ethtool (link speed), ethtool -i (driver), ethtool -k (offloads) and tc qdisc show.
+ethtool (link speed), ethtool -i (driver), ethtool -k (offloads), tc qdisc show and
+sysctl net.ipv4.tcp_congestion_control.
 
 A real input (seed 002, abridged)::
 
@@ -17,7 +18,7 @@ A real input (seed 002, abridged)::
 Output: a flat mapping of strings in the environment-page vocabulary (ARCHITECTURE.md):
 host, kernel, arch, os, cpu, cpus, sockets, threads_per_core, numa_nodes, memory,
 disk, disk_model, rotational, lvm, raid, filesystem, nic, driver, link_speed, mtu,
-offloads, qdisc. Each recogniser reads the
+offloads, qdisc, tcp_congestion. Each recogniser reads the
 output by its header or line shape, so prompts, fences and prose around it do
 not matter, and commands can be pasted in any order.
 """
@@ -59,6 +60,8 @@ _IP_LINK = lazyre.compile(r"^\d+: (?P<dev>[^:@\s]+)(?:@\S+)?: <(?P<flags>[^>]*)>
 _LINK_KIND = lazyre.compile(r"^\s+(?P<kind>veth|bridge|bond|vlan|vxlan|macvlan|ipvlan|tun|tap|geneve|wireguard)\s")
 _ETHTOOL_SETTINGS = lazyre.compile(r"^Settings for (?P<dev>\S+):\s*$")
 _ETHTOOL_SPEED = lazyre.compile(r"^\s+Speed:\s+(?P<v>\d+)Mb/s\s*$")
+# sysctl net.ipv4.tcp_congestion_control: how a TCP sender paces, which decides how full it keeps a queue.
+_TCP_CONGESTION = lazyre.compile(r"^net\.ipv4\.tcp_congestion_control\s*=\s*(?P<v>\S+)\s*$")
 _ETHTOOL_DRIVER = lazyre.compile(r"^driver:\s+(?P<v>\S+)\s*$")
 _ETHTOOL_FEATURES = lazyre.compile(r"^Features for (?P<dev>\S+):\s*$")
 _TC_QDISC = lazyre.compile(
@@ -242,6 +245,9 @@ def facts_from_text(text: str) -> Facts:
     for index, line in enumerate(lines):
         if match := _UNAME.match(line.strip()):
             facts.update({"host": match["host"], "kernel": match["kernel"], "arch": match["arch"]})
+            continue
+        if match := _TCP_CONGESTION.match(line):
+            facts["tcp_congestion"] = match["v"]
             continue
         if match := _ETHTOOL_DRIVER.match(line):
             facts["driver"] = match["v"]

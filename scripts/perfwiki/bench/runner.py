@@ -369,6 +369,7 @@ _NETWORK_FACT_COMMANDS = [
     "ethtool -i {dev}",
     "ethtool -k {dev}",
     "tc qdisc show dev {dev}",
+    "sysctl net.ipv4.tcp_congestion_control",
 ]
 _ROUTE_DEV = re.compile(r"\bdev (\S+)")
 

@@ -198,6 +198,7 @@ FACT_ORDER = (
     "mtu",
     "offloads",
     "qdisc",
+    "tcp_congestion",
     "network",
 )
 
