@@ -157,7 +157,7 @@ def _ms(value: float) -> str:
     return f"{units.significant(value)} ms"
 
 
-def report_section(runs: list[Run]) -> list[dict[str, Any]]:
+def report_section(runs: list[Run], environments: list[str] = ()) -> list[dict[str, Any]]:
     """A report's "Latency under load": per environment, what the load added, and one ping's timeline.
 
     Each environment's sentence gives the median RTT idle and under load over all its paired
@@ -169,7 +169,11 @@ def report_section(runs: list[Run]) -> list[dict[str, Any]]:
         if run.tool == "ping" and run.metrics.get("under_load"):
             by_environment.setdefault(run.environment or "", []).append(run)
     section = []
-    for environment, pings in by_environment.items():
+    order = [env for env in environments if env in by_environment] + [
+        env for env in by_environment if env not in environments
+    ]
+    for environment in order:  # the report's order of environments
+        pings = by_environment[environment]
         unders = [ping.metrics["under_load"] for ping in pings]
         loaded = [u["rtt_loaded_median_ms"] for u in unders if "rtt_loaded_median_ms" in u]
         idle = [u["rtt_idle_median_ms"] for u in unders if "rtt_idle_median_ms" in u]

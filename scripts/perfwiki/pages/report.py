@@ -11,7 +11,7 @@ from ..aliases import Aliases
 from ..findings import SEVERITY_ORDER
 from ..model import SCHEMA_VERSION, Run
 from ..tools.base import Measure
-from . import comparison, summary
+from . import comparison, network, summary
 from .run import page_title, raw_page_path, run_page
 
 
@@ -355,7 +355,10 @@ def report_documents(report: Report, with_runs: bool = True) -> ReportDocuments:
         "checks": checks_summary(report.runs),
         "environments": environment_tables(report.environment_pages, comparisons, blocks),
     }
-    under_load = underload.report_section(report.runs)
+    network_table = network.network_table(report.runs, environments)
+    if network_table:  # iperf or ping runs: throughput, latency and loss side by side
+        views["network"] = network_table
+    under_load = underload.report_section(report.runs, environments)
     if under_load:  # pings paired with a load (underload.py): network reports only
         views["under_load"] = under_load
     runs = dict(run_documents(report, document)) if with_runs else {}

@@ -51,7 +51,8 @@ def _row(
         row["mean"] = units.ratio_text(mean)
         # One form per column: the ratio says how much, the word only which way. An even mean over
         # wins and losses (reads 30 % faster, writes 35 % slower) is "mixed", never "even".
-        if noise.even_factor(mean):
+        if noise.even_factor(mean) or not (row["better"] or row["worse"]):
+            # Every scenario even by its repeats' noise is even, whatever the mean of their ratios.
             row["said"] = "mixed" if row["better"] and row["worse"] else "even"
         else:
             row["said"] = verdict.words(unit)[0 if mean > 1 else 1]  # "better"/"worse" for what is no speed

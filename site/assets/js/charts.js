@@ -408,9 +408,11 @@ function intervals(chart) {
 // Latency under load (perfwiki.underload): every ping reply's RTT (left axis, ms, log when the load
 // spreads it over decades) and the throughput test's rate per interval (right axis), on the ping's
 // own time axis, the test's window shaded: the delay the load adds shows where the shading starts.
-function underLoad(chart) {
+function underLoad(chart, mode) {
   const rtt = chart.rtt;
   const load = chart.load;
+  // The throughput in one display unit (Gbit/s, Mbit/s), as every other chart shows bit/s.
+  const scale = scaleFor(load.values, "bit/s", mode === "si" || mode === "iec" ? mode : "si");
   const traces = [
     {
       type: "scatter",
@@ -422,14 +424,11 @@ function underLoad(chart) {
       hovertemplate: `%{x:.1f} s: %{y:.3g} ms<extra>${rtt.name}</extra>`,
     },
     {
-      type: "scatter",
-      name: load.name,
-      x: load.t_s,
-      y: load.values,
+      ...scaledLine({ name: load.name, values: load.values }, load.t_s, scale),
       yaxis: "y2",
       mode: "lines+markers",
       line: { dash: "dot" },
-      hovertemplate: `%{x:.1f} s: %{y:.3s}bit/s<extra>${load.name}</extra>`,
+      hovertemplate: `%{x:.1f} s: %{text}<extra>${load.name}</extra>`,
     },
   ];
   const [start, end] = chart.window;
@@ -437,17 +436,32 @@ function underLoad(chart) {
     showlegend: true,
     xaxis: { title: { text: "seconds from the first reply" }, rangemode: "tozero" },
     yaxis: logAxis(rtt.values, "RTT", "ms"),
+    // Ticks of its own (plotly would otherwise put them where the RTT's gridlines fall: 8.85733G).
     yaxis2: {
-      title: { text: "throughput (bit/s)" },
+      title: { text: `throughput (${axisTitle(scale)})` },
       overlaying: "y",
       side: "right",
       showgrid: false,
-      tickformat: "~s",
+      tickmode: "auto",
+      nticks: 5,
       rangemode: "tozero",
+      exponentformat: "none",
+      separatethousands: true,
     },
     margin: { t: 16, r: 64, b: 16, l: 72 },
     shapes: [
-      { type: "rect", xref: "x", yref: "paper", x0: start, x1: end, y0: 0, y1: 1, line: { width: 0 }, fillcolor: "rgba(128,128,128,0.15)", layer: "below" },
+      {
+        type: "rect",
+        xref: "x",
+        yref: "paper",
+        x0: start,
+        x1: end,
+        y0: 0,
+        y1: 1,
+        line: { width: 0 },
+        fillcolor: "rgba(128,128,128,0.15)",
+        layer: "below",
+      },
     ],
   });
 }

@@ -1,0 +1,136 @@
+"""A network report's answer in one table: throughput, latency and loss side by side per environment.
+
+A network engineer reads a path as three numbers at once: how much it carries, how long a packet
+waits idle and under load, and what it drops. The comparisons below it set one metric at a time
+against a baseline; this table puts them in one row per environment, each cell the median of the
+runs of one scenario with how many there were and their range, linked to a run.
+
+Columns, each shown when some environment has it:
+- TCP throughput per tool (iperf3, iperf2), one stream, forward: the sender's rate;
+- UDP at the rate offered (-b): the rate received and the datagrams lost;
+- RTT idle: ping's average, over pings that ran alone;
+- RTT under load: the median RTT of the replies during the load (underload.py), and what it added.
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections.abc import Callable
+from typing import Any
+
+from .. import units
+from ..model import Run
+
+THROUGHPUT_TOOLS = ("iperf3", "iperf2")
+
+
+def _tcp_single(run: Run) -> bool:
+    params = run.params
+    return (
+        run.tool in THROUGHPUT_TOOLS
+        and run.metrics.get("mode") == "tcp"
+        and (run.metrics.get("streams") or params.get("streams") or 1) == 1
+        and not (run.metrics.get("reverse") or run.metrics.get("bidir") or params.get("reverse") or params.get("bidir"))
+    )
+
+
+def _sent(run: Run) -> float | None:
+    return (run.metrics.get("sender") or {}).get("bits_per_s")
+
+
+def _received(run: Run) -> float | None:
+    return (run.metrics.get("receiver") or {}).get("bits_per_s")
+
+
+def _idle_ping(run: Run) -> bool:
+    return run.tool == "ping" and not run.params.get("load") and run.metrics.get("rtt_avg_ms") is not None
+
+
+def _loaded_ping(run: Run) -> bool:
+    return run.tool == "ping" and "rtt_loaded_median_ms" in (run.metrics.get("under_load") or {})
+
+
+def _ms_text(value: float) -> str:
+    return f"{units.significant(value)} ms"
+
+
+def _pct_text(value: float) -> str:
+    return "0 %" if value == 0 else f"{units.significant(value)} %"
+
+
+def _bits_text(value: float) -> str:
+    return units.format_bits_per_s(value) or ""
+
+
+# (id, title, which runs, the number read, how it is shown)
+Column = tuple[str, str, Callable[[Run], bool], Callable[[Run], float | None], Callable[[float], str]]
+
+
+def _columns(runs: list[Run]) -> list[Column]:
+    columns: list[Column] = []
+    for tool in THROUGHPUT_TOOLS:
+        is_tcp = lambda r, t=tool: r.tool == t and _tcp_single(r)  # noqa: E731
+        columns.append((f"{tool}-tcp", f"TCP, {tool}", is_tcp, _sent, _bits_text))
+    # The rate offered as the command gave it (-b 500M): one for every UDP run, or said generally.
+    offered = {str(r.params.get("target_bitrate")) for r in runs if r.metrics.get("mode") == "udp"}
+    udp = f" (-b {offered.pop()})" if len(offered) == 1 and "None" not in offered else " (at the rate offered)"
+    for tool in THROUGHPUT_TOOLS:
+        is_udp = lambda r, t=tool: r.tool == t and r.metrics.get("mode") == "udp"  # noqa: E731
+        columns.append((f"{tool}-udp", f"UDP received, {tool}{udp}", is_udp, _received, _bits_text))
+        lost = lambda r: r.metrics.get("lost_pct")  # noqa: E731
+        columns.append((f"{tool}-udp-loss", f"UDP lost, {tool}", is_udp, lost, _pct_text))
+    columns += [
+        ("rtt-idle", "RTT idle", _idle_ping, lambda r: r.metrics.get("rtt_avg_ms"), _ms_text),
+        ("ping-loss", "Ping loss", _idle_ping, lambda r: r.metrics.get("loss_pct"), _pct_text),
+        (
+            "rtt-loaded",
+            "RTT under load",
+            _loaded_ping,
+            lambda r: r.metrics["under_load"]["rtt_loaded_median_ms"],
+            _ms_text,
+        ),
+    ]
+    return columns
+
+
+def _cell(runs: list[Run], read: Callable[[Run], float | None], show: Callable[[float], str]) -> dict[str, Any] | None:
+    values = [(value, run) for run in runs if (value := read(run)) is not None]
+    if not values:
+        return None
+    middle = statistics.median(value for value, _ in values)
+    # The run whose value is nearest the median: the one a reader opens to see where it came from.
+    nearest = min(values, key=lambda item: abs(item[0] - middle))[1]
+    cell: dict[str, Any] = {"text": show(middle), "run": nearest.id}
+    if len(values) > 1:
+        cell["n"] = len(values)
+        low, high = show(min(v for v, _ in values)), show(max(v for v, _ in values))
+        if low != high:  # "median of 3, 0 % to 0 %" says less than "3 runs"
+            cell["range"] = [low, high]
+    return cell
+
+
+def network_table(runs: list[Run], environments: list[str]) -> dict[str, Any] | None:
+    """One row per environment with network runs, one column per measure some of them have; None
+    when the report has no iperf or ping runs."""
+    network = [run for run in runs if run.tool in (*THROUGHPUT_TOOLS, "ping")]
+    if not network:
+        return None
+    by_env: dict[str, list[Run]] = {}
+    for run in network:
+        by_env.setdefault(run.environment or "", []).append(run)
+    order = [env for env in environments if env in by_env] + sorted(set(by_env) - set(environments))
+    rows, shown = [], []
+    for column_id, title, chosen, read, show in _columns(network):
+        cells = [_cell([run for run in by_env[env] if chosen(run)], read, show) for env in order]
+        if any(cells):
+            shown.append({"id": column_id, "title": title})
+            rows.append(cells)
+    if not shown:
+        return None
+    return {
+        "columns": shown,
+        "rows": [
+            {"environment": env, "cells": [column_cells[index] for column_cells in rows]}
+            for index, env in enumerate(order)
+        ],
+    }
