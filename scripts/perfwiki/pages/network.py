@@ -6,7 +6,8 @@ against a baseline; this table puts them in one row per environment, each cell t
 runs of one scenario with how many there were and their range, linked to a run.
 
 Columns, each shown when some environment has it:
-- TCP throughput per tool (iperf3, iperf2), one stream, forward: the sender's rate;
+- TCP throughput per tool (iperf3, iperf2), one stream, forward: what arrived (the receiver's
+  rate), else the sender's;
 - UDP at the rate offered (-b): the rate received and the datagrams lost;
 - RTT idle: ping's average, over pings that ran alone;
 - RTT under load: the median RTT of the replies during the load (underload.py), and what it added.
@@ -34,8 +35,13 @@ def _tcp_single(run: Run) -> bool:
     )
 
 
-def _sent(run: Run) -> float | None:
-    return (run.metrics.get("sender") or {}).get("bits_per_s")
+def _arrived(run: Run) -> float | None:
+    """What arrived: the receiver's rate, else the sender's (a client transcript of iperf2 has no other)."""
+    for end in ("receiver", "sender"):
+        value = (run.metrics.get(end) or {}).get("bits_per_s")
+        if value is not None:
+            return value
+    return None
 
 
 def _received(run: Run) -> float | None:
@@ -70,7 +76,7 @@ def _columns(runs: list[Run]) -> list[Column]:
     columns: list[Column] = []
     for tool in THROUGHPUT_TOOLS:
         is_tcp = lambda r, t=tool: r.tool == t and _tcp_single(r)  # noqa: E731
-        columns.append((f"{tool}-tcp", f"TCP, {tool}", is_tcp, _sent, _bits_text))
+        columns.append((f"{tool}-tcp", f"TCP, {tool}", is_tcp, _arrived, _bits_text))
     # The rate offered as the command gave it (-b 500M): one for every UDP run, or said generally.
     offered = {str(r.params.get("target_bitrate")) for r in runs if r.metrics.get("mode") == "udp"}
     udp = f" (-b {offered.pop()})" if len(offered) == 1 and "None" not in offered else " (at the rate offered)"

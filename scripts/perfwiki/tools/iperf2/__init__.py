@@ -20,9 +20,9 @@ _ENDS = ("sender", "receiver", "transferred")
 
 
 def _rate_ends(run: Run) -> tuple[str, ...]:
-    """Where the throughput is read: over UDP the receiver's rate (the sender's is the rate offered
-    with -b, whatever arrived), else the sender's; a server has only its receiving end."""
-    return ("receiver", "sender", "transferred") if run.metrics.get("mode") == "udp" else _ENDS
+    """Where the throughput is read: the receiver's rate, what arrived, when the transcript has it (a
+    server's, a UDP client's server report); else the sender's, as iperf3's (_rate_ends there)."""
+    return ("receiver", "sender", "transferred")
 
 
 def _rate(run: Run, part: str | None) -> float | None:
