@@ -46,7 +46,7 @@ def ingest(root: Path, *options: str) -> subprocess.CompletedProcess[str]:
 def test_example_report_ingests_twelve_runs(site):
     result = ingest(site)
     assert result.returncode == 0, result.stderr
-    assert "ingested 135 runs in 7 reports" in result.stderr
+    assert "ingested 219 runs in 8 reports" in result.stderr
     document = load_report(site, REPORT)
     assert document["schema_version"] == 1
     assert document["environments"] == ["nvme-raw", "nvme-ext4"]
@@ -113,24 +113,25 @@ def test_ingest_is_byte_identical_cold_warm_and_on_one_core(site):
         "reports/build-vm-disk-quiet.json",
         "reports/fio-iops-basics.json",
         "reports/nas-cache-modes.json",
+        "reports/networks.json",
         f"reports/{REPORT}.json",
         "reports/ssd-cloud-disks-lvm-raid.json",
         "reports/vm-vs-bare-metal.json",
     ]
-    assert len([name for name in first if name.startswith("runs/")]) == 135  # a file per run
+    assert len([name for name in first if name.startswith("runs/")]) == 219  # a file per run
     assert "tools.json" in first and "environments/nvme-raw.json" in first
     assert "scenarios/fio-read-randread-4096-128-1-direct-libaio-rawdevice.json" in first
 
 
 def test_unchanged_files_are_not_parsed_again(site):
     cold = ingest_module.ingest(site, out=None)
-    assert (cold.extracted, cold.built, cold.run_count) == (RAW_FILES, 7, 135)
+    assert (cold.extracted, cold.built, cold.run_count) == (RAW_FILES, 8, 219)
     warm = ingest_module.ingest(site, out=None)
-    assert (warm.extracted, warm.built, warm.run_count) == (0, 0, 135)
+    assert (warm.extracted, warm.built, warm.run_count) == (0, 0, 219)
     raw = site / "content" / "reports" / REPORT / "raw" / "nvme-raw" / "fio-bandwidth-iops-latency.md"
     raw.write_bytes(raw.read_bytes() + b"\n<!-- reviewed -->\n")
     one = ingest_module.ingest(site, out=None)
-    assert (one.extracted, one.built, one.run_count) == (1, 1, 135)
+    assert (one.extracted, one.built, one.run_count) == (1, 1, 219)
     digests = {
         run["source"]["sha256"]
         for run in load_report(site, REPORT)["runs"]
@@ -164,7 +165,7 @@ def test_a_new_perfwiki_version_parses_everything_again(site, monkeypatch):
     ingest_module.ingest(site, out=None)
     monkeypatch.setattr(cache, "CODE_VERSION", "a parser fix")
     again = ingest_module.ingest(site, out=None)
-    assert (again.extracted, again.built) == (RAW_FILES, 7)
+    assert (again.extracted, again.built) == (RAW_FILES, 8)
 
 
 def test_a_damaged_cache_entry_is_rebuilt_not_trusted(site):
@@ -175,7 +176,7 @@ def test_a_damaged_cache_entry_is_rebuilt_not_trusted(site):
     for entry in (site / ".perfwiki-cache" / "reports").glob("*.pickle"):
         entry.unlink()
     again = ingest_module.ingest(site, out=None)
-    assert (again.extracted, again.built) == (0, 7)  # reports rebuilt; their files re-parsed on the way
+    assert (again.extracted, again.built) == (0, 8)  # reports rebuilt; their files re-parsed on the way
     assert tree_digest(site / "data") == before
 
 
@@ -202,8 +203,8 @@ def test_long_runs_draw_a_progress_bar_on_a_terminal(site, monkeypatch):
     out = Terminal()
     ingest_module.ingest(site, workers=1, out=out)
     frames = out.getvalue().split("\r")
-    assert len(frames) == 1 + RAW_FILES + 7  # a frame per parsed file and per built report
-    assert frames[-1].startswith(f"[########################] {RAW_FILES + 7}/{RAW_FILES + 7} eta 0s") and frames[
+    assert len(frames) == 1 + RAW_FILES + 8  # a frame per parsed file and per built report
+    assert frames[-1].startswith(f"[########################] {RAW_FILES + 8}/{RAW_FILES + 8} eta 0s") and frames[
         -1
     ].endswith("\n")
     assert "content/reports/" in frames[1]  # the file being parsed is named
@@ -397,7 +398,7 @@ def test_a_raw_file_linking_outside_content_is_refused(site, tmp_path):
     assert f"content/reports/{REPORT}/raw/nvme-raw/notes.txt:1: links outside content/: not read" in result.stderr
     published = site / "site" / "static" / "reports" / REPORT / "raw" / "nvme-raw"
     assert (published / "fio-bandwidth-iops-latency.md").is_file() and not (published / "notes.txt").exists()
-    assert "ingested 135 runs in 7 reports" in result.stderr
+    assert "ingested 219 runs in 8 reports" in result.stderr
 
 
 def test_data_is_read_with_safe_yaml_loaders_only():

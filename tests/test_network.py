@@ -39,7 +39,7 @@ def test_a_ping_beside_iperf3_on_the_shaped_path_is_paired_and_split():
     assert loaded.params["load"] == "iperf3 TCP, 1 stream"
     assert loaded.fingerprints[None]["load"] == "iperf3 TCP, 1 stream" != idle.fingerprints[None]["load"]
     under = loaded.metrics["under_load"]
-    assert under["load_line"] == load.source.line_start == 185
+    assert load.source.line_start == 185 and load.command.endswith("-t 5 -J")
     # iperf3 printed its start as 1795769334 (whole seconds); the ping's first reply came 1.426 s before it.
     assert load.metrics["start_epoch_s"] == 1795769334
     assert (under["start_s"], under["end_s"]) == (1.426, 7.426)

@@ -147,7 +147,7 @@ def test_no_table_heading_of_any_export_is_without_text(ingested):
         found += [f"{report}.html {where}" for where in nameless]
         cells += count
     assert found == [], "\n".join(found)
-    assert len(reports) == 7 and cells > 150
+    assert len(reports) == 8 and cells > 150
     # The narrative's markdown table whose corner is empty: a plain cell there, not a nameless heading.
     page = export(ingested, "ssd-san-hdd-cloud-disks", "html", WIKI)
     assert "<thead>\n<tr>\n<td></td>\n<th>ESSD AutoPL</th>" in page

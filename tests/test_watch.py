@@ -204,7 +204,7 @@ def test_an_ingest_started_by_hand_waits_for_the_running_one_and_says_whose(tmp_
         assert not (site / "data").exists()
     rest = second.communicate(timeout=60)[1]
     assert second.returncode == 0, rest
-    assert "ingested 135 runs in 7 reports" in rest
+    assert "ingested 219 runs in 8 reports" in rest
     assert lock_path.read_text() == str(second.pid)  # whose turn it was, for the next one to say
 
 
@@ -227,12 +227,12 @@ def test_saves_in_quick_succession_are_one_ingest_and_hugo_toml_is_watched(tmp_p
         ingests = [line for line in log.read_text().splitlines() if "changed: ingest" in line]
         assert len(ingests) == 1, ingests
         expected = f"content/reports/{REPORT}/raw/lab-vm-dm0/copy-00.json, "
-        assert expected in ingests[0] and " and 9 more changed: ingested 147 runs in 7 reports" in ingests[0]
+        assert expected in ingests[0] and " and 9 more changed: ingested 231 runs in 8 reports" in ingests[0]
 
         # The site's configuration decides redaction: a change to it is ingested too.
         config = site / "hugo.toml"
         config.write_text(config.read_text() + "\n# edited\n")
-        wait_for("hugo.toml ingested", lambda: "hugo.toml changed: ingested 147 runs" in log.read_text(), 30, log)
+        wait_for("hugo.toml ingested", lambda: "hugo.toml changed: ingested 231 runs" in log.read_text(), 30, log)
     finally:
         watcher.terminate()
         watcher.wait(30)
@@ -297,7 +297,7 @@ def test_watch_shows_edits_live_and_outlives_bad_input(watched):
     lines = log.read_text().splitlines()
     # One line for it (with the summary's edit, when both came within one ingest's time).
     summary = [line for line in lines if "changed: ingest" in line and f"{REPORT}/raw/lab-vm-dm0/randread.json" in line]
-    assert len(summary) == 1 and "changed: ingested 136 runs in 7 reports in " in summary[0], lines
+    assert len(summary) == 1 and "changed: ingested 220 runs in 8 reports in " in summary[0], lines
 
     # The served search index is rebuilt from the pages as they are now.
     def indexed() -> bool:

@@ -56,7 +56,9 @@ class Evidence:
         search = re.compile(pattern).search
         for number, text in enumerate(self.lines[first - 1 : last], start=first):
             if search(text):
-                return text.strip(), number
+                # As a terminal shows the line: tabs to their stops (iperf3 -J indents with tabs), so
+                # the evidence reads the same copied from a terminal or from the file.
+                return text.expandtabs(8).strip(), number
         return None, None
 
     def mentions(self, text: str) -> bool:

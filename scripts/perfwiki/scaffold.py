@@ -112,7 +112,13 @@ kind: baremetal
 #   vm_cache_mode: "none"                 # a guest: writeback, writethrough, unsafe cache in the host
 #   vm_disk_bus: "virtio-blk"
 #   vm_queues: "4"
-#   nic: "Mellanox ConnectX-4 Lx, 25 Gbit/s"  # over-link check for iperf3
+#   nic: "Mellanox ConnectX-4 Lx, 25 Gbit/s"  # over-link check for iperf3, iperf2
+#   driver: "mlx5_core"                   # ethtool -i
+#   link_speed: "25 Gbit/s"               # ethtool; perfwiki facts reads these from pasted output
+#   mtu: "9000"                           # ip -d link
+#   offloads: "TSO on, GSO on, GRO on, LRO off, rx-checksum on, tx-checksum on"  # ethtool -k
+#   qdisc: "fq"                           # tc qdisc show
+#   tcp_congestion: "bbr"                 # sysctl net.ipv4.tcp_congestion_control
 #   link: "25 Gbit/s"
 #   network: "same rack, one switch"
 ---

@@ -90,7 +90,6 @@ def _split(replies: list[dict[str, Any]], load: Run, start: float, end: float) -
     idle = [reply["time_ms"] for reply in replies if reply["epoch_s"] < start or reply["epoch_s"] > end]
     found: dict[str, Any] = {
         "load": _describe(load),
-        "load_line": load.source.line_start,
         # On the ping's time axis (seconds from its first reply): the window as wide as the start's second allows.
         "start_s": round(start - first, 3),
         "end_s": round(end - first, 3),

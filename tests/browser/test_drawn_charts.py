@@ -380,8 +380,8 @@ def test_every_chart_the_site_draws_is_a_valid_plotly_figure(drawn):
     property in js/charts.js fails here, where plotly.js itself would silently ignore it."""
     kinds: dict[str, int] = {}
     paths = {chart["page"] for chart in drawn}
-    # The seven reports, scenarios, environments with a history, and the runs of fio, iperf3 and mbw.
-    assert sum(p.startswith("reports/") for p in paths) == 7 and any(p.startswith("scenarios/") for p in paths)
+    # The eight reports, scenarios, environments with a history, and the runs of fio, iperf3 and mbw.
+    assert sum(p.startswith("reports/") for p in paths) == 8 and any(p.startswith("scenarios/") for p in paths)
     for chart in drawn:
         if chart["width"] == VIEWS[-1][0] and "switched" not in chart["scheme"]:
             figure = go.Figure(chart["figure"])  # raises ValueError on any unknown or ill-typed property
@@ -397,6 +397,7 @@ def test_every_chart_the_site_draws_is_a_valid_plotly_figure(drawn):
         "bins",
         "trend",
         "compare",
+        "under_load",
     }
 
 
@@ -413,7 +414,7 @@ def test_every_log_axis_shows_three_labelled_ticks_and_says_it_is_log(drawn):
                 if len(ticks) < 3 or "log" not in axis["title"]:
                     problems.append(f"{where(chart)}: {axis['title']!r} labelled {ticks}")
     print(f"\n{len(counts)} log axes, {min(counts)} to {max(counts)} tick labels; {len(problems)} problems")
-    assert len(counts) >= 16 and kinds == {"ladder", "bins"}, (len(counts), kinds)
+    assert len(counts) >= 16 and kinds == {"ladder", "bins", "under_load"}, (len(counts), kinds)
     assert problems == [], "\n".join(problems)
 
 

@@ -173,8 +173,9 @@ function bars(chart, mode, view) {
     x: numbers,
     text: texts,
     // Inside the end of a bar it fits, else beside it; always beside a hatched one, whose stripes
-    // would leave the page showing behind the text.
-    textposition: values.map((_, i) => (manual.has(i) ? "outside" : "auto")),
+    // would leave the page showing behind the text, and beside a zero (plotly prints no text on a
+    // bar of no length: 0 retransmits on a shaped path showed as nothing).
+    textposition: values.map((v, i) => (manual.has(i) || !v ? "outside" : "auto")),
     // Inside, black or white for the bar's colour; outside, the theme's text on the page.
     insidetextfont: { color: chart.colours.map(onColour) },
     cliponaxis: false,

@@ -51,7 +51,7 @@ def retransmits(run: Run, ev: Evidence) -> list[Finding]:
                 "iperf3-retransmits",
                 "warning",
                 f"{resent} retransmits, {100 * share:.2f}% of segments: the path loses packets",
-                r"sender",
+                r"\bsender\s*$|\"retransmits\":",  # the text summary's sender row, or -J's count
             )
         ]
     return []

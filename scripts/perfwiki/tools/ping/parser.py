@@ -622,9 +622,13 @@ def _time_axis(metrics: dict[str, Any], interval: units.Number | None) -> None:
     else:  # no command shown: ping's default interval
         metrics["time_axis"], step = "default interval", Decimal(1)
     first = _FIRST_SEQ.get(metrics.get("variant") or "", 1)
+    # A mean gap is a few µs under -A on loopback: to 0.1 ms, what an approximate axis can claim (and
+    # no float under 1e-4, which JSON encoders spell differently: 6e-6 or 6e-06).
+    places = Decimal("0.0001") if metrics["time_axis"] == "mean gap" else None
     for entry in entries:
         if entry.get("seq") is not None:
-            entry["t_s"] = units.normalize(Decimal(entry["seq"] - first) * step)
+            at = Decimal(entry["seq"] - first) * step
+            entry["t_s"] = units.normalize(at.quantize(places) if places else at)
 
 
 def command_fits(report: PingReport, command: str) -> bool:
