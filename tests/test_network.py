@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from perfwiki import underload
+from perfwiki import compare, underload, verdict
 from perfwiki.extract import extract
 from perfwiki.pages import network
 from support import ROOT
@@ -108,3 +108,18 @@ def test_throughput_latency_and_loss_side_by_side(report_runs):
     assert all("iperf3-sender-ahead" in {check["id"] for check in run.checks} for run in four)
     first = table["rows"][0]["cells"][0]
     assert first["n"] == 6 and first["range"] == ["19.4 Gbit/s", "20.8 Gbit/s"]
+
+
+def test_verdicts_name_the_paths_with_nothing_to_count(report_runs):
+    # Retransmits and loss are no speed: better or worse, and a path with none is said, not dropped.
+    comparisons, errors = compare.for_report([], report_runs, ENVIRONMENTS, "net-veth")
+    assert errors == []
+    by_id = {comparison["id"]: comparison for comparison in comparisons}
+    retransmits = verdict.comparison_verdict(by_id["iperf3-retransmits"])
+    assert retransmits.startswith("net-loopback against net-veth: better in 3 of 3 scenarios; from 442× better")
+    assert retransmits.endswith("None at all on net-veth-tbf-1g and net-veth-tbf-100m (0 in every scenario measured).")
+    # One of the three UDP runs on the 1 Gbit/s path lost datagrams: only the 100 Mbit/s path lost none in every run.
+    assert verdict.comparison_verdict(by_id["iperf3-loss"]).endswith(
+        "None at all on net-veth-tbf-100m (0 in every scenario measured)."
+    )
+    assert verdict.comparison_verdict(by_id["ping-loss"]) == "0 on every environment (4): nothing to set apart."

@@ -132,6 +132,10 @@ def comparison_verdict(comparison: dict[str, Any], convention: str = "iec") -> s
     """
     baseline = comparison.get("baseline")
     columns = comparison["columns"]
+    values = [cell.get("max", cell.get("value")) for row in comparison["rows"] for cell in row["cells"]]
+    if len(comparison["rows"]) > 1 and values and all(value == 0 for value in values):
+        # Nothing to rank and no ratio to take: 0 packets lost, 0 retransmits, on every path.
+        return f"0 on every environment ({len(comparison['rows'])}): nothing to set apart."
     like, artefacts = split(comparison)
     others = [env for env in like if env != baseline]
     if baseline not in like and baseline not in artefacts:
@@ -147,7 +151,31 @@ def comparison_verdict(comparison: dict[str, Any], convention: str = "iec") -> s
     else:
         said = _ranking(baseline, like)
     every = {env: like.get(env, []) + artefacts.get(env, []) for env in {*like, *artefacts}}
-    return said + artefact_clause(artefacts, baseline) + _manual_note(every) + _across_note(columns)
+    return (
+        said
+        + _zero_note(comparison)
+        + artefact_clause(artefacts, baseline)
+        + _manual_note(every)
+        + _across_note(columns)
+    )
+
+
+def _zero_note(comparison: dict[str, Any]) -> str:
+    """The environments a ratio cannot place: 0 where less is better (no retransmits, nothing lost),
+    against a baseline that had some. Left unsaid, the best paths would be missing from the line."""
+    if comparison["columns"][0].get("higher_is_better", True):
+        return ""
+    zero = [
+        row["environment"]
+        for row in comparison["rows"]
+        if row["environment"] != comparison.get("baseline")
+        and (values := [cell.get("max", cell.get("value")) for cell in row["cells"] if cell.get("value") is not None])
+        and all(value == 0 for value in values)  # every run, not only the median: max, over repeats
+    ]
+    if not zero:
+        return ""
+    names = zero[0] if len(zero) == 1 else f"{', '.join(zero[:-1])} and {zero[-1]}"
+    return f" None at all on {names} (0 in every scenario measured)."
 
 
 def _one_column(comparison: dict[str, Any], like: dict[str, list[Entry]], convention: str) -> str:
