@@ -27,11 +27,30 @@ def _rate_ends(run: Run) -> tuple[str, ...]:
 
 def _rate(run: Run, part: str | None) -> float | None:
     """The rate _rate_ends says to read, as iperf3's."""
+    if run.metrics.get("mode") == "udp":
+        # UDP runs at the rate offered (-b, or the tool's default of about 1 Mbit/s): what arrived
+        # says whether the path kept up at that rate, not what it can carry. Its loss and jitter are
+        # its results; as a throughput it would tie or lose by the rate chosen, not by the path.
+        return None
     for end in _rate_ends(run):
         value = (run.metrics.get(end) or {}).get("bits_per_s")
         if value is not None:
             return value
     return None
+
+
+def _udp_received(run: Run, part: str | None) -> float | None:
+    """What arrived of a UDP run, at the rate it offered: whether the path kept up at that rate."""
+    if run.metrics.get("mode") != "udp":
+        return None
+    return (run.metrics.get("receiver") or {}).get("bits_per_s")
+
+
+def _udp_sent_alone(run: Run, part: str | None) -> float | None:
+    """A UDP client's own rate when no server report came back (-y C of 2.1 prints none): what it sent."""
+    if run.metrics.get("mode") != "udp" or (run.metrics.get("receiver") or {}).get("bits_per_s") is not None:
+        return None
+    return (run.metrics.get("sender") or {}).get("bits_per_s")
 
 
 def _printed_rate(run: Run) -> str | None:
@@ -53,7 +72,7 @@ def retransmits(run: Run, ev: Evidence) -> list[Finding]:
             ev.finding(
                 "iperf2-retransmits",
                 "warning",
-                f"{resent} retransmits, {100 * share:.2f}% of segments: the path loses packets",
+                f"{resent} retransmits, {100 * share:.2f}% of segments: lost on the path or dropped at a host",
                 r"Rtry",
             )
         ]
@@ -129,19 +148,25 @@ class Iperf2(Tool):
     server_ready = "Server listening"
     metrics = (
         Metric("throughput", "Throughput", "bit/s", True, _rate),
+        Metric("udp_received", "UDP received", "bit/s", True, _udp_received),
+        Metric("udp_sent", "UDP sent (no server report)", "bit/s", True, _udp_sent_alone),
         Metric("retransmits", "Retransmits", "count", False, metric_at("sender", "retransmits")),
+        Metric("loss", "UDP datagrams lost (%)", "%", False, metric_at("lost_pct")),
     )
     checks = (retransmits, no_server_report)
     fingerprint_names = {"mode": "protocol", "streams": "streams", "direction": "direction"}
 
     def fingerprint(self, run: Run, part: str | None) -> dict[str, Any]:
         params = run.params
-        return {
+        print_ = {
             "tool": self.name,
             "mode": params.get("mode"),
             "streams": params.get("streams"),
             "direction": _direction(params),
         }
+        if params.get("mode") == "udp":  # UDP at 500M offered is another test than at 100M
+            print_["offered"] = params.get("target_bitrate") or "default"
+        return print_
 
     def result_tables(self, run: Run) -> list[dict[str, Any]]:
         metrics = run.metrics

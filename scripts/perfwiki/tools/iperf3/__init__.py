@@ -25,11 +25,23 @@ def _rate_ends(run: Run) -> tuple[str, ...]:
 
 def _rate(run: Run, part: str | None) -> float | None:
     """The throughput, at the end _rate_ends says."""
+    if run.metrics.get("mode") == "udp":
+        # UDP runs at the rate offered (-b, or the tool's default of about 1 Mbit/s): what arrived
+        # says whether the path kept up at that rate, not what it can carry. Its loss and jitter are
+        # its results; as a throughput it would tie or lose by the rate chosen, not by the path.
+        return None
     for end in _rate_ends(run):
         value = (run.metrics.get(end) or {}).get("bits_per_s")
         if value is not None:
             return value
     return None
+
+
+def _udp_received(run: Run, part: str | None) -> float | None:
+    """What arrived of a UDP run, at the rate it offered: whether the path kept up at that rate."""
+    if run.metrics.get("mode") != "udp":
+        return None
+    return (run.metrics.get("receiver") or {}).get("bits_per_s")
 
 
 def _printed_rate(run: Run) -> str | None:
@@ -50,7 +62,7 @@ def retransmits(run: Run, ev: Evidence) -> list[Finding]:
             ev.finding(
                 "iperf3-retransmits",
                 "warning",
-                f"{resent} retransmits, {100 * share:.2f}% of segments: the path loses packets",
+                f"{resent} retransmits, {100 * share:.2f}% of segments: lost on the path or dropped at a host",
                 r"\bsender\s*$|\"retransmits\":",  # the text summary's sender row, or -J's count
             )
         ]
@@ -112,6 +124,7 @@ class Iperf3(Tool):
     server_ready = "Server listening"
     metrics = (
         Metric("throughput", "Throughput", "bit/s", True, _rate),
+        Metric("udp_received", "UDP received", "bit/s", True, _udp_received),
         Metric("retransmits", "Retransmits", "count", False, metric_at("sender", "retransmits")),
         Metric("loss", "UDP datagrams lost (%)", "%", False, metric_at("lost_pct")),
     )
@@ -120,12 +133,15 @@ class Iperf3(Tool):
 
     def fingerprint(self, run: Run, part: str | None) -> dict[str, Any]:
         params = run.params
-        return {
+        print_ = {
             "tool": self.name,
             "mode": params.get("mode"),
             "streams": params.get("streams"),
             "direction": "bidir" if params.get("bidir") else ("reverse" if params.get("reverse") else "forward"),
         }
+        if params.get("mode") == "udp":  # UDP at 500M offered is another test than at 100M
+            print_["offered"] = params.get("target_bitrate") or "default"
+        return print_
 
     def result_tables(self, run: Run) -> list[dict[str, Any]]:
         metrics = run.metrics

@@ -31,6 +31,15 @@ def _ns(*keys: str) -> Callable[[Run, str | None], float | None]:
     return read
 
 
+def _idle(read: Callable[[Run, str | None], float | None]) -> Callable[[Run, str | None], float | None]:
+    """`read`, for a ping that ran alone; None for one paired with a load (underload.py)."""
+
+    def idle(run: Run, part: str | None) -> float | None:
+        return None if run.metrics.get("under_load") else read(run, part)
+
+    return idle
+
+
 def _loss_text(value: float | None) -> str | None:
     return None if value is None else f"{units.significant(value) if value % 1 else int(value)}%"
 
@@ -150,8 +159,10 @@ class Ping(Tool):
     measures = "network"
     parser = parser
     metrics = (
-        Metric("rtt_avg", "Average round-trip time", "ns", False, _ns("rtt_avg_ms")),
-        Metric("rtt_max", "Maximum round-trip time", "ns", False, _ns("rtt_max_ms")),
+        # ping's own average and maximum cover its whole run: for one paired with a load, idle and
+        # loaded replies together, so no comparison takes them (rtt_loaded does, from the load alone).
+        Metric("rtt_avg", "Average round-trip time", "ns", False, _idle(_ns("rtt_avg_ms"))),
+        Metric("rtt_max", "Maximum round-trip time", "ns", False, _idle(_ns("rtt_max_ms"))),
         Metric("loss", "Packet loss (%)", "%", False, metric_at("loss_pct")),
         # A ping paired with a throughput test on the same path (underload.py): its replies during the load.
         Metric(
@@ -204,7 +215,25 @@ class Ping(Tool):
             pairs.append(("elapsed", units.format_ns(units.ms_to_ns(metrics["elapsed_ms"]))))
         if metrics.get("pipe") is not None:
             pairs.append(("pipe (most requests in flight)", units.format_count(metrics["pipe"])))
-        return [pairs_table("Results", "results", pairs)]
+        tables = [pairs_table("Results", "results", pairs)]
+        under = metrics.get("under_load")
+        if under:  # the summary above is the whole run's, idle and loaded replies together
+            ms = units.significant
+            loaded = [
+                ("load", under["load"]),
+                ("replies under load", units.format_count(under["replies_loaded"])),
+                ("replies idle", units.format_count(under["replies_idle"])),
+            ]
+            for key, label in (
+                ("rtt_loaded_median_ms", "median RTT under load"),
+                ("rtt_loaded_max_ms", "largest RTT under load"),
+                ("rtt_idle_median_ms", "median RTT idle"),
+                ("added_median_ms", "added by the load (median)"),
+            ):
+                if under.get(key) is not None:
+                    loaded.append((label, f"{ms(under[key])} ms"))
+            tables.append(pairs_table("Under load (the summary above covers the whole run)", "under-load", loaded))
+        return tables
 
     def run_charts(self, run: Run) -> list[dict[str, Any]]:
         loaded = underload.chart(run)
