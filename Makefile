@@ -100,6 +100,8 @@ build: setup validate-content ingest
 	rm -rf public
 	$(HUGO) --panicOnWarning --printPathWarnings --minify
 	$(VENV)/bin/python -m pagefind_bin --site public --quiet
+	@# .gz and .br beside each script and style (plotly.js above all), for a static server to send as they are.
+	$(VENV)/bin/python -m perfwiki.precompress public
 
 # An unminified build under a sub-path, so html-proofer reports real line numbers.
 check: setup validate-content ingest

@@ -27,6 +27,7 @@ FIGURES = [
     "public_kib_per_run",
     "search_index_s",
     "largest_report_html_kib",
+    "largest_page_html_kib",
     "first_chart_s",
     "ingest_mb_per_s",
     "parse_vs_json_load",
@@ -64,6 +65,7 @@ def test_perf_prints_every_figure_once_as_a_number():
     assert [name for name, _ in lines] == FIGURES
     values = {name: float(value) for name, value in lines}  # n/a would fail here
     assert values["hugo_peak_rss_mib"] > 10 and values["largest_report_html_kib"] > 10
+    assert values["largest_page_html_kib"] >= values["largest_report_html_kib"]
     assert 1 < values["hugo_live_heap_mib"] < values["hugo_peak_rss_mib"]  # read from the collector's own trace
     # Pages of 120 runs: every run, report, environment, scenario and raw file has one.
     assert values["hugo_pages"] > 120 and values["data_kib_per_run"] > 0.1 and values["public_kib_per_run"] > 1

@@ -19,6 +19,7 @@ import tomllib
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
+import brotli
 import pytest
 
 from perfwiki.ingest import plan
@@ -484,3 +485,9 @@ def test_make_build_indexes_its_own_output_never_an_old_index(tmp_path):
     pages = indexed_pages(index)
     assert "Numbatoid latency notes" in pages["/reports/numbat-report/"]
     assert len(pages) > 300  # every page of the build, not a leftover
+    # plotly.js ships precompressed beside itself, each copy the bundle byte for byte and smaller.
+    (bundle,) = (site / "public" / "vendor").glob("plotly-cartesian.min.*.js")
+    original = bundle.read_bytes()
+    gz, br = bundle.with_name(bundle.name + ".gz").read_bytes(), bundle.with_name(bundle.name + ".br").read_bytes()
+    assert gzip.decompress(gz) == original and brotli.decompress(br) == original
+    assert len(br) < len(gz) < len(original) / 3

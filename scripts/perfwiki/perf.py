@@ -410,6 +410,8 @@ def main(argv: list[str] | None = None) -> int:
         search, _ = timed([sys.executable, "-m", "pagefind_bin", "--site", str(site / "public")], site)
         reports_html = list((site / "public" / "reports").glob("*/index.html"))
         largest = max(reports_html, key=lambda page: page.stat().st_size) if reports_html else None
+        # The largest page of any kind (a raw output's, a run's): none may freeze a phone (issue 32: 2 MB).
+        every_page = [page.stat().st_size for page in (site / "public").rglob("*.html")]
         chart = first_chart_seconds(site / "public", f"reports/{largest.parent.name}/") if largest else None
         built = code == 0
         figures = {
@@ -431,6 +433,7 @@ def main(argv: list[str] | None = None) -> int:
             "public_kib_per_run": folder_bytes(site / "public") / 1024 / runs if built else None,
             "search_index_s": search if built else None,
             "largest_report_html_kib": largest.stat().st_size / 1024 if largest else None,
+            "largest_page_html_kib": max(every_page) / 1024 if every_page else None,
             "first_chart_s": chart,
             "ingest_mb_per_s": raw_bytes / 1e6 / cold if cold else None,
             "parse_vs_json_load": parse_versus_json(perfwiki, root, Path(work)),
