@@ -12,38 +12,11 @@ from typing import Any
 from ... import units
 from ...findings import Evidence, Finding
 from ...model import Run
-from ..base import Measure, Metric, Tool, metric_at, pairs_table, shown
-from ..iperf3 import intervals_chart
+from ..base import Metric, metric_at, pairs_table
+from ..iperf3 import Iperf3, rate, retransmits_check, udp_received
 from . import parser
 
 _ENDS = ("sender", "receiver", "transferred")
-
-
-def _rate_ends(run: Run) -> tuple[str, ...]:
-    """Where the throughput is read: the receiver's rate, what arrived, when the transcript has it (a
-    server's, a UDP client's server report); else the sender's, as iperf3's (_rate_ends there)."""
-    return ("receiver", "sender", "transferred")
-
-
-def _rate(run: Run, part: str | None) -> float | None:
-    """The rate _rate_ends says to read, as iperf3's."""
-    if run.metrics.get("mode") == "udp":
-        # UDP runs at the rate offered (-b, or the tool's default of about 1 Mbit/s): what arrived
-        # says whether the path kept up at that rate, not what it can carry. Its loss and jitter are
-        # its results; as a throughput it would tie or lose by the rate chosen, not by the path.
-        return None
-    for end in _rate_ends(run):
-        value = (run.metrics.get(end) or {}).get("bits_per_s")
-        if value is not None:
-            return value
-    return None
-
-
-def _udp_received(run: Run, part: str | None) -> float | None:
-    """What arrived of a UDP run, at the rate it offered: whether the path kept up at that rate."""
-    if run.metrics.get("mode") != "udp":
-        return None
-    return (run.metrics.get("receiver") or {}).get("bits_per_s")
 
 
 def _udp_sent_alone(run: Run, part: str | None) -> float | None:
@@ -51,32 +24,6 @@ def _udp_sent_alone(run: Run, part: str | None) -> float | None:
     if run.metrics.get("mode") != "udp" or (run.metrics.get("receiver") or {}).get("bits_per_s") is not None:
         return None
     return (run.metrics.get("sender") or {}).get("bits_per_s")
-
-
-def _printed_rate(run: Run) -> str | None:
-    """iperf2's own text for the rate _rate reads ("19.8 Gbits/sec"), when one row printed it."""
-    for end in _rate_ends(run):
-        data = run.metrics.get(end) or {}
-        if data.get("bits_per_s") is not None:
-            return (data.get("printed") or {}).get("bits_per_s")
-    return None
-
-
-def retransmits(run: Run, ev: Evidence) -> list[Finding]:
-    """iperf2 -e prints a TCP client's retransmits (Rtry); iperf3's rule for how many are too many."""
-    sender = run.metrics.get("sender") or {}
-    resent, sent = sender.get("retransmits"), sender.get("bytes")
-    share = resent / (sent / 1448) if resent and sent else 0  # of ~1448-byte TCP segments
-    if share > 0.0005:  # 0.05%: on a LAN, more than one segment in 2000 resent is a lossy path
-        return [
-            ev.finding(
-                "iperf2-retransmits",
-                "warning",
-                f"{resent} retransmits, {100 * share:.2f}% of segments: lost on the path or dropped at a host",
-                r"Rtry",
-            )
-        ]
-    return []
 
 
 def no_server_report(run: Run, ev: Evidence) -> list[Finding]:
@@ -130,43 +77,31 @@ def _udp(metrics: dict[str, Any]) -> list[tuple[str, Any]]:
 _COUNTS = (("retransmits", "retransmits"), ("writes", "writes"), ("errors", "write errors"), ("reads", "reads"))
 
 
-def _direction(params: dict[str, Any]) -> str:
-    if params.get("tradeoff"):
-        return "tradeoff"  # -r: one way, then the other
-    if params.get("bidir"):
-        return "bidir"  # -d, --full-duplex: both ways at once
-    return "reverse" if params.get("reverse") else "forward"
+class Iperf2(Iperf3):
+    """iperf3's metrics, pages and charts (their names mean the same), with iperf2's own parser,
+    directions (-r runs one way then the other), results table and checks."""
 
-
-class Iperf2(Tool):
     name = "iperf2"
-    measures = "network"
     parser = parser
     formats = ("text", "csv")
     # perfwiki bench's server on loopback: iperf2 prints and flushes this line to a pipe as it listens.
     loopback_server = ("iperf", "-s", "-B", "127.0.0.1", "-p", "{port}")
     server_ready = "Server listening"
     metrics = (
-        Metric("throughput", "Throughput", "bit/s", True, _rate),
-        Metric("udp_received", "UDP received", "bit/s", True, _udp_received),
+        Metric("throughput", "Throughput", "bit/s", True, rate),
+        Metric("udp_received", "UDP received", "bit/s", True, udp_received),
         Metric("udp_sent", "UDP sent (no server report)", "bit/s", True, _udp_sent_alone),
         Metric("retransmits", "Retransmits", "count", False, metric_at("sender", "retransmits")),
         Metric("loss", "UDP datagrams lost (%)", "%", False, metric_at("lost_pct")),
     )
-    checks = (retransmits, no_server_report)
-    fingerprint_names = {"mode": "protocol", "streams": "streams", "direction": "direction"}
+    checks = (retransmits_check("iperf2", r"Rtry"), no_server_report)
 
-    def fingerprint(self, run: Run, part: str | None) -> dict[str, Any]:
-        params = run.params
-        print_ = {
-            "tool": self.name,
-            "mode": params.get("mode"),
-            "streams": params.get("streams"),
-            "direction": _direction(params),
-        }
-        if params.get("mode") == "udp":  # UDP at 500M offered is another test than at 100M
-            print_["offered"] = params.get("target_bitrate") or "default"
-        return print_
+    def direction(self, params: dict[str, Any]) -> str:
+        if params.get("tradeoff"):
+            return "tradeoff"  # -r: one way, then the other
+        if params.get("bidir"):
+            return "bidir"  # -d, --full-duplex: both ways at once
+        return "reverse" if params.get("reverse") else "forward"
 
     def result_tables(self, run: Run) -> list[dict[str, Any]]:
         metrics = run.metrics
@@ -178,35 +113,6 @@ class Iperf2(Tool):
         if metrics.get("mode") == "udp" and back.get("packets") is not None:
             pairs += [(f"other way: {name}", value) for name, value in _udp(back)]
         return [pairs_table("Results", "results", pairs)]
-
-    def printed_text(self, run: Run, part: str | None, metric: Metric) -> str | None:
-        return _printed_rate(run) if metric.key == "throughput" else super().printed_text(run, part, metric)
-
-    def run_charts(self, run: Run) -> list[dict[str, Any]]:
-        chart = intervals_chart([(run.environment or run.id, run.metrics.get("intervals") or [])], "chart-intervals")
-        return [chart] if chart else []
-
-    runs_columns = ("Protocol", "Streams", "Direction", "Throughput", "Retransmits")
-
-    def runs_row(self, run: Run) -> list[Any]:
-        print_ = run.fingerprints[None]
-        resent = (run.metrics.get("sender") or {}).get("retransmits")
-        return [
-            print_["mode"],
-            shown(print_["streams"]),
-            print_["direction"],
-            Measure(_rate(run, None), "bit/s", _printed_rate(run)),
-            units.format_count(resent),
-        ]
-
-    def overlay_series(self, run: Run, fingerprint: dict[str, Any]) -> dict[str, Any]:
-        return {"intervals": run.metrics.get("intervals") or []}
-
-    def scenario_charts(self, names: list[str], series: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        chart = intervals_chart(
-            [(name, one["intervals"]) for name, one in zip(names, series, strict=True)], "chart-intervals"
-        )
-        return [chart] if chart else []
 
 
 TOOL = Iperf2()

@@ -15,10 +15,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ... import lazyre, units
+from ..iperf3.parser import measured
 from .streams import Assembled, Found, Stream, assemble
 
-_BYTES = {"Bytes": 1, "KBytes": 2**10, "MBytes": 2**20, "GBytes": 2**30, "TBytes": 2**40, "PBytes": 2**50}
-_BITS = {"bits": 1, "Kbits": 10**3, "Mbits": 10**6, "Gbits": 10**9, "Tbits": 10**12, "Pbits": 10**15}
 _NUMBER = r"\d+(?:\.\d+)?"
 _ROW = lazyre.compile(
     rf"^\s*\[(?P<id>[^\]]{{1,12}})\]\s+(?P<start>{_NUMBER})\s*-\s*(?P<end>{_NUMBER})\s+sec\s+"
@@ -63,29 +62,9 @@ _WARNING = lazyre.compile(r"^\s*(?:\[[^\]]{1,12}\]\s+)?(?P<message>WARNING: \S.*
 _STREAM_ID = lazyre.compile(r"^\s*\*?\d+$")
 
 
-def _bytes(amount: str, unit: str) -> units.Number:
-    return units.scaled(amount, _BYTES[unit])
-
-
-def _bits_per_s(rate: str, unit: str) -> units.Number:
-    if unit.endswith("Bytes"):  # -f K/M/G: bytes per second, 1024-based
-        return units.scaled(rate, _BYTES[unit] * 8)
-    return units.scaled(rate, _BITS[unit])
-
-
 def read_row(match: re.Match[str]) -> tuple[dict[str, Any], str | None]:
     """One interval or summary row, and the columns after its rate that no layout here reads."""
-    row: dict[str, Any] = {
-        "start_s": float(match["start"]),
-        "end_s": float(match["end"]),
-        "bytes": _bytes(match["amount"], match["amount_unit"]),
-        "bits_per_s": _bits_per_s(match["rate"], match["rate_unit"]),
-        # The tokens as iperf2 printed them ("19.8 Gbits/sec"), for "Units: as printed".
-        "printed": {
-            "bits_per_s": match.string[match.start("rate") : match.end("rate_unit") + len("/sec")],
-            "bytes": match.string[match.start("amount") : match.end("amount_unit")],
-        },
-    }
+    row = measured(match)  # iperf2's units are iperf3's (checked in its Locale.c and units code)
     rest = match["rest"]
     if not rest.strip():
         return row, None

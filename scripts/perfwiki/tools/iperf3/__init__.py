@@ -6,6 +6,7 @@ parser.py; this module declares what iperf3 measures and how its pages show it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from ... import noise, units
@@ -14,59 +15,64 @@ from ...model import Run
 from ..base import Measure, Metric, Tool, metric_at, pairs_table, shown
 from . import parser
 
+# Where the throughput is read, in order: the receiver's rate, what arrived, whenever it was printed.
+# The sender's counts what it handed to its socket, and over TCP that includes bytes still queued
+# when the test ended (4 streams "sent" 107 Mbit/s through a 100 Mbit/s shaper, 95.8 arrived); a
+# client transcript cut before the receiver line has only the sender's. "transferred" is iperf2's
+# (-y C of a TCP run without its command: which end printed it is not known).
+RATE_ENDS = ("receiver", "sender", "transferred")
 
-def _rate_ends(run: Run) -> tuple[str, ...]:
-    """Where the throughput is read: the receiver's rate, what arrived, whenever it was printed. The
-    sender's counts what it handed to its socket, and over TCP that includes bytes still queued when
-    the test ended (4 streams "sent" 107 Mbit/s through a 100 Mbit/s shaper, 95.8 arrived); over UDP
-    it is the rate offered with -b. A client transcript cut before the receiver line has only the sender's."""
-    return ("receiver", "sender")
 
-
-def _rate(run: Run, part: str | None) -> float | None:
-    """The throughput, at the end _rate_ends says."""
+def rate(run: Run, part: str | None) -> float | None:
+    """The throughput, at the first of RATE_ENDS the run has; iperf2 reads its runs with it too."""
     if run.metrics.get("mode") == "udp":
         # UDP runs at the rate offered (-b, or the tool's default of about 1 Mbit/s): what arrived
         # says whether the path kept up at that rate, not what it can carry. Its loss and jitter are
         # its results; as a throughput it would tie or lose by the rate chosen, not by the path.
         return None
-    for end in _rate_ends(run):
+    for end in RATE_ENDS:
         value = (run.metrics.get(end) or {}).get("bits_per_s")
         if value is not None:
             return value
     return None
 
 
-def _udp_received(run: Run, part: str | None) -> float | None:
+def udp_received(run: Run, part: str | None) -> float | None:
     """What arrived of a UDP run, at the rate it offered: whether the path kept up at that rate."""
     if run.metrics.get("mode") != "udp":
         return None
     return (run.metrics.get("receiver") or {}).get("bits_per_s")
 
 
-def _printed_rate(run: Run) -> str | None:
-    """iperf3's own text for the rate _rate reads ("8.33 Gbits/sec"), when it printed one."""
-    for end in _rate_ends(run):
+def printed_rate(run: Run) -> str | None:
+    """The tool's own text for the rate `rate` reads ("8.33 Gbits/sec"), when it printed one."""
+    for end in RATE_ENDS:
         data = run.metrics.get(end) or {}
         if data.get("bits_per_s") is not None:
             return (data.get("printed") or {}).get("bits_per_s")
     return None
 
 
-def retransmits(run: Run, ev: Evidence) -> list[Finding]:
-    sender = run.metrics.get("sender") or {}
-    resent, sent = sender.get("retransmits"), sender.get("bytes")
-    share = resent / (sent / 1448) if resent and sent else 0  # of ~1448-byte TCP segments
-    if share > 0.0005:  # 0.05%: on a LAN, more than one segment in 2000 resent is a lossy path
-        return [
-            ev.finding(
-                "iperf3-retransmits",
-                "warning",
-                f"{resent} retransmits, {100 * share:.2f}% of segments: lost on the path or dropped at a host",
-                r"\bsender\s*$|\"retransmits\":",  # the text summary's sender row, or -J's count
-            )
-        ]
-    return []
+def retransmits_check(tool: str, evidence: str) -> Callable[[Run, Evidence], list[Finding]]:
+    """The check of a TCP sender's retransmits, for iperf3 and iperf2 (-e's Rtry); `evidence` finds
+    the line that shows them."""
+
+    def retransmits(run: Run, ev: Evidence) -> list[Finding]:
+        sender = run.metrics.get("sender") or {}
+        resent, sent = sender.get("retransmits"), sender.get("bytes")
+        share = resent / (sent / 1448) if resent and sent else 0  # of ~1448-byte TCP segments
+        if share > 0.0005:  # 0.05%: on a LAN, more than one segment in 2000 resent is a lossy path
+            return [
+                ev.finding(
+                    f"{tool}-retransmits",
+                    "warning",
+                    f"{resent} retransmits, {100 * share:.2f}% of segments: lost on the path or dropped at a host",
+                    evidence,
+                )
+            ]
+        return []
+
+    return retransmits
 
 
 def sender_ahead(run: Run, ev: Evidence) -> list[Finding]:
@@ -123,13 +129,17 @@ class Iperf3(Tool):
     loopback_server = ("iperf3", "-s", "--forceflush", "-B", "127.0.0.1", "-p", "{port}")
     server_ready = "Server listening"
     metrics = (
-        Metric("throughput", "Throughput", "bit/s", True, _rate),
-        Metric("udp_received", "UDP received", "bit/s", True, _udp_received),
+        Metric("throughput", "Throughput", "bit/s", True, rate),
+        Metric("udp_received", "UDP received", "bit/s", True, udp_received),
         Metric("retransmits", "Retransmits", "count", False, metric_at("sender", "retransmits")),
         Metric("loss", "UDP datagrams lost (%)", "%", False, metric_at("lost_pct")),
     )
-    checks = (retransmits, sender_ahead)
+    # The text summary's sender row, or -J's count.
+    checks = (retransmits_check("iperf3", r"\bsender\s*$|\"retransmits\":"), sender_ahead)
     fingerprint_names = {"mode": "protocol", "streams": "streams", "direction": "direction"}
+
+    def direction(self, params: dict[str, Any]) -> str:
+        return "bidir" if params.get("bidir") else ("reverse" if params.get("reverse") else "forward")
 
     def fingerprint(self, run: Run, part: str | None) -> dict[str, Any]:
         params = run.params
@@ -137,7 +147,7 @@ class Iperf3(Tool):
             "tool": self.name,
             "mode": params.get("mode"),
             "streams": params.get("streams"),
-            "direction": "bidir" if params.get("bidir") else ("reverse" if params.get("reverse") else "forward"),
+            "direction": self.direction(params),
         }
         if params.get("mode") == "udp":  # UDP at 500M offered is another test than at 100M
             print_["offered"] = params.get("target_bitrate") or "default"
@@ -163,7 +173,7 @@ class Iperf3(Tool):
         return [pairs_table("Results", "results", pairs)]
 
     def printed_text(self, run: Run, part: str | None, metric: Metric) -> str | None:
-        return _printed_rate(run) if metric.key == "throughput" else super().printed_text(run, part, metric)
+        return printed_rate(run) if metric.key == "throughput" else super().printed_text(run, part, metric)
 
     def run_charts(self, run: Run) -> list[dict[str, Any]]:
         chart = intervals_chart([(run.environment or run.id, run.metrics.get("intervals") or [])], "chart-intervals")
@@ -178,7 +188,7 @@ class Iperf3(Tool):
             print_["mode"],
             shown(print_["streams"]),
             print_["direction"],
-            Measure(_rate(run, None), "bit/s", _printed_rate(run)),
+            Measure(rate(run, None), "bit/s", printed_rate(run)),
             units.format_count(resent),
         ]
 

@@ -36,8 +36,9 @@ from typing import Any
 from ... import lazyre, units
 from ..base import ToolReport
 
-_BYTES = {"Bytes": 1, "KBytes": 2**10, "MBytes": 2**20, "GBytes": 2**30, "TBytes": 2**40}
-_BITS = {"bits": 1, "Kbits": 10**3, "Mbits": 10**6, "Gbits": 10**9, "Tbits": 10**12}
+# iperf3's and iperf2's units alike: bytes 1024-based (KBytes), bit rates 1000-based (Mbits/sec).
+_BYTES = {"Bytes": 1, "KBytes": 2**10, "MBytes": 2**20, "GBytes": 2**30, "TBytes": 2**40, "PBytes": 2**50}
+_BITS = {"bits": 1, "Kbits": 10**3, "Mbits": 10**6, "Gbits": 10**9, "Tbits": 10**12, "Pbits": 10**15}
 _ROW = lazyre.compile(
     r"^(?:.*?\s)?\[\s*(?P<id>\d+|SUM)\](?:\[(?P<role>[TR]X-[CS])\])?\s+(?P<start>[\d.]+)-\s*(?P<end>[\d.]+)\s+sec\s+"
     r"(?P<amount>[\d.]+)\s+(?P<amount_unit>[KMGT]?Bytes)\s+(?P<rate>[\d.]+)\s+(?P<rate_unit>[KMGT]?(?:bits|Bytes))/sec"
@@ -114,19 +115,24 @@ class _Direction:
     summary: dict[str, dict[str, dict[str, Any]]] = field(default_factory=dict)
 
 
-def _row(match: re.Match[str]) -> tuple[dict[str, Any], str | None]:
-    row: dict[str, Any] = {
+def measured(match: re.Match[str]) -> dict[str, Any]:
+    """The interval, transfer and rate of an iperf3 or iperf2 row (groups start, end, amount,
+    amount_unit, rate, rate_unit), with the transfer and rate as printed ("8.33 Gbits/sec") for
+    "Units: as printed"."""
+    return {
         "start_s": float(match["start"]),
         "end_s": float(match["end"]),
         "bytes": _bytes(match["amount"], match["amount_unit"]),
         "bits_per_s": _bits_per_s(match["rate"], match["rate_unit"]),
-        # The summary's tokens as iperf3 printed them ("8.33 Gbits/sec"), for "Units: as printed";
-        # _finish keeps them for the sender and receiver rows only.
         "printed": {
             "bits_per_s": match.string[match.start("rate") : match.end("rate_unit") + len("/sec")],
             "bytes": match.string[match.start("amount") : match.end("amount_unit")],
         },
     }
+
+
+def _row(match: re.Match[str]) -> tuple[dict[str, Any], str | None]:
+    row = measured(match)  # its printed tokens: _finish keeps them for the sender and receiver rows only
     rest = match["rest"]
     if "(omitted)" in rest:
         row["omitted"] = True
