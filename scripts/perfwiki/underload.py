@@ -29,6 +29,8 @@ from typing import Any
 from . import units
 from .model import Run
 
+_ms = units.format_ms  # RTTs in ms, as ping prints them
+
 # Tools whose runs can load a path, each with a start time (start_epoch_s) and intervals.
 LOAD_TOOLS = ("iperf3", "iperf2")
 # A loaded median RTT this many times the idle one is a queue the load built; below it, the few
@@ -129,7 +131,7 @@ def chart(run: Run, chart_id: str = "chart-under-load") -> dict[str, Any] | None
     first = next((reply["epoch_s"] for reply in replies if reply.get("epoch_s") is not None), None)
     timed = [reply for reply in replies if reply.get("epoch_s") is not None]
     rows = [
-        [f"{reply['epoch_s'] - first:.2f} s", reply.get("seq"), f"{units.significant(reply['time_ms'])} ms"]
+        [f"{reply['epoch_s'] - first:.2f} s", reply.get("seq"), _ms(reply["time_ms"])]
         for reply in timed
         if reply.get("time_ms") is not None
     ]
@@ -153,11 +155,6 @@ def chart(run: Run, chart_id: str = "chart-under-load") -> dict[str, Any] | None
         },
         "table": {"columns": ["Time", "icmp_seq", "RTT"], "rows": rows},
     }
-
-
-def _ms(value: float) -> str:
-    """In ms, as ping prints RTTs, three significant digits: '0.0460 ms', '3.30 ms'."""
-    return f"{units.significant(value)} ms"
 
 
 def report_section(runs: list[Run], environments: list[str] = ()) -> list[dict[str, Any]]:

@@ -491,6 +491,11 @@ def format_ns(value: Number | None) -> str | None:
     return value_text(value, "ns")
 
 
+def format_ms(value: float) -> str:
+    """A round-trip time in ms, as ping prints them, three significant digits: '0.0460 ms', '3.30 ms'."""
+    return f"{significant(value)} ms"
+
+
 def format_count(value: Number | None) -> str | None:
     """IOPS and other counts, whole with thousands separators: 872, 58,600, 8,361 (for 8361.46)."""
     return None if value is None else whole(float(value))

@@ -19,33 +19,31 @@ import statistics
 from collections.abc import Callable
 from typing import Any
 
-from .. import units
+from .. import tools, units
 from ..model import Run
 
 THROUGHPUT_TOOLS = ("iperf3", "iperf2")
 
 
 def _tcp_single(run: Run) -> bool:
-    params = run.params
+    """One TCP stream, forward: the scenario a path's throughput is quoted at (its fingerprint)."""
+    print_ = run.fingerprints.get(None) or {}
     return (
         run.tool in THROUGHPUT_TOOLS
-        and run.metrics.get("mode") == "tcp"
-        and (run.metrics.get("streams") or params.get("streams") or 1) == 1
-        and not (run.metrics.get("reverse") or run.metrics.get("bidir") or params.get("reverse") or params.get("bidir"))
+        and print_.get("mode") == "tcp"
+        and (print_.get("streams") or 1) == 1
+        and print_.get("direction") == "forward"
     )
 
 
-def _arrived(run: Run) -> float | None:
-    """What arrived: the receiver's rate, else the sender's (a client transcript of iperf2 has no other)."""
-    for end in ("receiver", "sender"):
-        value = (run.metrics.get(end) or {}).get("bits_per_s")
-        if value is not None:
-            return value
-    return None
+def _metric(key: str) -> Callable[[Run], float | None]:
+    """The run's own tool's reader of that metric: what its comparisons read (iperf3's and iperf2's
+    throughput is what arrived, the receiver's rate, where the output has it)."""
 
+    def read(run: Run) -> float | None:
+        return next(metric.read(run, None) for metric in tools.get(run.tool).metrics if metric.key == key)
 
-def _received(run: Run) -> float | None:
-    return (run.metrics.get("receiver") or {}).get("bits_per_s")
+    return read
 
 
 def _idle_ping(run: Run) -> bool:
@@ -54,10 +52,6 @@ def _idle_ping(run: Run) -> bool:
 
 def _loaded_ping(run: Run) -> bool:
     return run.tool == "ping" and "rtt_loaded_median_ms" in (run.metrics.get("under_load") or {})
-
-
-def _ms_text(value: float) -> str:
-    return f"{units.significant(value)} ms"
 
 
 def _pct_text(value: float) -> str:
@@ -76,24 +70,24 @@ def _columns(runs: list[Run]) -> list[Column]:
     columns: list[Column] = []
     for tool in THROUGHPUT_TOOLS:
         is_tcp = lambda r, t=tool: r.tool == t and _tcp_single(r)  # noqa: E731
-        columns.append((f"{tool}-tcp", f"TCP, {tool}", is_tcp, _arrived, _bits_text))
+        columns.append((f"{tool}-tcp", f"TCP, {tool}", is_tcp, _metric("throughput"), _bits_text))
     # The rate offered as the command gave it (-b 500M): one for every UDP run, or said generally.
     offered = {str(r.params.get("target_bitrate")) for r in runs if r.metrics.get("mode") == "udp"}
     udp = f" (-b {offered.pop()})" if len(offered) == 1 and "None" not in offered else " (at the rate offered)"
     for tool in THROUGHPUT_TOOLS:
         is_udp = lambda r, t=tool: r.tool == t and r.metrics.get("mode") == "udp"  # noqa: E731
-        columns.append((f"{tool}-udp", f"UDP received, {tool}{udp}", is_udp, _received, _bits_text))
+        columns.append((f"{tool}-udp", f"UDP received, {tool}{udp}", is_udp, _metric("udp_received"), _bits_text))
         lost = lambda r: r.metrics.get("lost_pct")  # noqa: E731
         columns.append((f"{tool}-udp-loss", f"UDP lost, {tool}", is_udp, lost, _pct_text))
     columns += [
-        ("rtt-idle", "RTT idle", _idle_ping, lambda r: r.metrics.get("rtt_avg_ms"), _ms_text),
+        ("rtt-idle", "RTT idle", _idle_ping, lambda r: r.metrics.get("rtt_avg_ms"), units.format_ms),
         ("ping-loss", "Ping loss", _idle_ping, lambda r: r.metrics.get("loss_pct"), _pct_text),
         (
             "rtt-loaded",
             "RTT under load",
             _loaded_ping,
             lambda r: r.metrics["under_load"]["rtt_loaded_median_ms"],
-            _ms_text,
+            units.format_ms,
         ),
     ]
     return columns

@@ -218,7 +218,6 @@ class Ping(Tool):
         tables = [pairs_table("Results", "results", pairs)]
         under = metrics.get("under_load")
         if under:  # the summary above is the whole run's, idle and loaded replies together
-            ms = units.significant
             loaded = [
                 ("load", under["load"]),
                 ("replies under load", units.format_count(under["replies_loaded"])),
@@ -231,7 +230,7 @@ class Ping(Tool):
                 ("added_median_ms", "added by the load (median)"),
             ):
                 if under.get(key) is not None:
-                    loaded.append((label, f"{ms(under[key])} ms"))
+                    loaded.append((label, units.format_ms(under[key])))
             tables.append(pairs_table("Under load (the summary above covers the whole run)", "under-load", loaded))
         return tables
 
