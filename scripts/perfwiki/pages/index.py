@@ -6,7 +6,7 @@ import datetime
 import statistics
 from typing import Any
 
-from .. import artefacts, datafile, noise, tools, units
+from .. import artefacts, chartsvg, datafile, noise, tools, units
 from ..compare import describe, fingerprint_key, parameter_name, parameter_text
 from ..findings import failure
 from ..model import Run
@@ -286,18 +286,20 @@ def index_files(shares: list[dict[str, Any]]) -> dict[str, str]:
     files[datafile.name("scenario_index")] = datafile.dump(scenario_index)
     files.update(
         {
-            datafile.name(f"scenarios/{key}"): datafile.dump(_scenario_document(scenario))
+            datafile.name(f"scenarios/{key}"): datafile.dump(chartsvg.attached(_scenario_document(scenario)))
             for key, scenario in index["scenarios"].items()
         }
     )
     files.update(
         {
             datafile.name(f"environments/{env}"): datafile.dump(
-                {
-                    "runs": [_environment_entry(run) for run in runs],
-                    "related": index["related"].get(env),
-                    **({"history": index["history"][env]} if env in index["history"] else {}),
-                }
+                chartsvg.attached(
+                    {
+                        "runs": [_environment_entry(run) for run in runs],
+                        "related": index["related"].get(env),
+                        **({"history": index["history"][env]} if env in index["history"] else {}),
+                    }
+                )
             )
             for env, runs in index["environments"].items()
         }

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from .. import __version__, tools, underload, units
+from .. import __version__, chartsvg, tools, underload, units
 from ..aliases import Aliases
 from ..findings import SEVERITY_ORDER
 from ..model import SCHEMA_VERSION, Run
@@ -361,6 +361,7 @@ def report_documents(report: Report, with_runs: bool = True) -> ReportDocuments:
     under_load = underload.report_section(report.runs, environments)
     if under_load:  # pings paired with a load (underload.py): network reports only
         views["under_load"] = under_load
+    chartsvg.attach(views)  # every chart's static rendering, read by the report page alone
     runs = dict(run_documents(report, document)) if with_runs else {}
     return ReportDocuments(document, views, runs)
 

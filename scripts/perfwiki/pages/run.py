@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import tools, units
+from .. import chartsvg, tools, units
 from ..model import Run, published_path
 from . import layouts, scenario_keys
 
@@ -19,6 +19,7 @@ def run_page(run: Run, raw: int, environment_facts: dict[str, Any] | None = None
     without a value are left out: a template's `with` reads a missing key as empty.
     """
     tool = tools.get(run.tool)
+    charts = tool.run_charts(run)
     document = {
         "tool": run.tool,
         "tool_version": run.tool_version,
@@ -35,11 +36,19 @@ def run_page(run: Run, raw: int, environment_facts: dict[str, Any] | None = None
         "tables": [
             layouts.compact(table) for table in (_params_table(run), *tool.result_tables(run)) if _has_values(table)
         ],
-        "charts": [layouts.compact_chart(chart) for chart in tool.run_charts(run)],
+        "charts": [layouts.compact_chart(chart) for chart in charts],
+        "static": _static_charts(run, charts),
         "scenarios": scenario_keys(run),
         "badges": badges(run, environment_facts),
     }
     return {key: value for key, value in document.items() if value not in (None, [])}
+
+
+def _static_charts(run: Run, charts: list[dict[str, Any]]) -> dict[str, str] | None:
+    """Each chart's static rendering by its id. A chart that names only its kind is drawn from the
+    run's metrics, where its page's plotly rendering will read it too (chartsvg.run_series)."""
+    drawn = {chart["id"]: chartsvg.static(chartsvg.run_series(chart["plot"], run.metrics)) for chart in charts}
+    return {key: markup for key, markup in drawn.items() if markup} or None
 
 
 def _headline_entry(entry: dict[str, Any]) -> dict[str, Any]:

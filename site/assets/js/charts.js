@@ -597,23 +597,113 @@ async function withNumbers(element, chart) {
   return { ...chart, series, ...(runUnit[chart.kind] ? { unit: runUnit[chart.kind](chart) } : {}) };
 }
 
-function drawAll() {
-  const plots = [...document.querySelectorAll("[data-chart]")];
-  plots.forEach(async (element) => {
-    const node = document.getElementById(element.dataset.chart);
-    if (!node) return;
-    const chart = await withNumbers(element, JSON.parse(node.textContent));
-    draw(element, chart);
-    if (switches(chart)) document.addEventListener("perfwiki:units", () => draw(element, chart));
-  });
+// ---- Interactive on demand ---------------------------------------------------------------------
+// Every chart arrives drawn as a static SVG (perfwiki.chartsvg). plotly.js costs a long main-thread
+// task to load and another per chart to draw, so it is loaded only when the reader first reaches for a
+// chart (pointer over or down on it, a tap, keyboard focus): that chart turns interactive first, then
+// each other one as it comes into view, one per task, so scrolling stays smooth. A run chart's series
+// (fio's percentiles and logs, in the run's index.json) are fetched then too.
+const PLOTLY = (document.currentScript && document.currentScript.dataset) || {};
+let plotlyLoaded;
+function loadPlotly() {
+  if (window.Plotly) return Promise.resolve();
+  if (!plotlyLoaded) {
+    plotlyLoaded = new Promise((resolve, reject) => {
+      const tag = document.createElement("script");
+      tag.src = PLOTLY.plotly;
+      if (PLOTLY.plotlyIntegrity) tag.integrity = PLOTLY.plotlyIntegrity;
+      tag.onload = resolve;
+      tag.onerror = () => reject(new Error(`plotly.js did not load from ${PLOTLY.plotly}`));
+      document.head.append(tag);
+    });
+  }
+  return plotlyLoaded;
+}
+
+const plots = () => [...document.querySelectorAll("[data-chart]")];
+const started = new WeakMap(); // element -> the promise of its interactive drawing
+
+// The static rendering stays in place, over the chart, until plotly has drawn it at the same height:
+// nothing moves and nothing goes blank.
+async function interactive(element) {
+  const node = document.getElementById(element.dataset.chart);
+  if (!node) return;
+  await loadPlotly();
+  const chart = await withNumbers(element, JSON.parse(node.textContent));
+  const stills = [...element.querySelectorAll(":scope > .chart__static")];
+  if (stills.length) {
+    element.style.height = `${element.offsetHeight}px`;
+    stills.forEach((still) => Object.assign(still.style, { position: "absolute", top: "0", left: "0", width: "100%" }));
+  }
+  await draw(element, chart);
+  stills.forEach((still) => still.remove());
+  element.dataset.interactive = "true";
+  if (switches(chart)) document.addEventListener("perfwiki:units", () => draw(element, chart));
+}
+
+function hydrate(element) {
+  if (!started.has(element)) started.set(element, interactive(element));
+  return started.get(element);
+}
+
+// After the first interaction, the rest as they come into view, one at a time with a task between.
+const waiting = [];
+let working = false;
+async function drainQueue() {
+  if (working) return;
+  working = true;
+  while (waiting.length) {
+    await hydrate(waiting.shift());
+    await new Promise((resolve) => setTimeout(resolve, 0));
+  }
+  working = false;
+}
+let watching = false;
+function watchTheRest() {
+  if (watching || !("IntersectionObserver" in window)) return;
+  watching = true;
+  const seen = new IntersectionObserver(
+    (entries) => {
+      entries
+        .filter((entry) => entry.isIntersecting)
+        .forEach((entry) => {
+          seen.unobserve(entry.target);
+          if (!started.has(entry.target)) waiting.push(entry.target);
+        });
+      drainQueue();
+    },
+    { rootMargin: "200px 0px" },
+  );
+  plots().forEach((element) => seen.observe(element));
+}
+
+function reachedFor(event) {
+  const element = event.target instanceof Element ? event.target.closest("[data-chart]") : null;
+  if (!element) return;
+  hydrate(element).then(watchTheRest, (error) => console.error(error));
+}
+["pointerover", "pointerdown", "touchstart", "focusin"].forEach((type) =>
+  document.addEventListener(type, reachedFor, { passive: true, capture: true }),
+);
+
+// A chart with no static rendering (none could be made of it) is drawn at once, as before.
+function drawBare() {
+  plots()
+    .filter((element) => !element.querySelector(":scope > .chart__static"))
+    .forEach((element) => hydrate(element));
+}
+
+// Every chart of the page interactive, in order (for the browser tests, and a reader's script).
+async function everyChart() {
+  for (const element of plots()) await hydrate(element);
 }
 
 // For the browser tests: the same formatting the charts print, to compare with units.py.
 window.perfwikiFormat = { scaleFor, scaleOf, text, axisTitle, significant, bitsPerSecond, nanoseconds };
-window.perfwikiCharts = { figure };
+window.perfwikiCharts = { figure, interactive: everyChart, hydrate };
 
 if (document.readyState === "loading") {
-  document.addEventListener("DOMContentLoaded", drawAll);
+  document.addEventListener("DOMContentLoaded", drawBare);
 } else {
-  drawAll();
+  drawBare();
 }

@@ -1,0 +1,108 @@
+"""Static SVG renderings of every chart: the answer on screen before, and without, any JavaScript.
+
+`static(plot)` draws a chart's compact series (perfwiki.charts) as the markup its page shows until
+the reader reaches for the chart; js/charts.js then draws the same series with plotly. A chart of
+byte quantities gets one rendering per convention (SI, IEC), the one its tool printed shown by
+default and the others shown by the unit switch through CSS alone. `attach` gives every chart of
+a page's document its rendering; `run_series` finds a run chart's series in the run's metrics,
+where a run page's document leaves them (js/charts.js runSeries does the same in the browser).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .kinds import KINDS
+
+# fio's directions a run's latency charts draw, in fio's order (tools/fio/pages.py).
+_DIRECTIONS = ("read", "write", "trim")
+
+
+def switches(plot: dict[str, Any]) -> bool:
+    """Whether the unit switch changes the chart: mbw's iterations and any chart of bytes."""
+    return plot.get("kind") == "iterations" or plot.get("unit") in ("B/s", "B")
+
+
+def static(plot: dict[str, Any]) -> str | None:
+    """The chart's static markup, or None for a kind no static rendering draws or a chart with no series."""
+    draw = KINDS.get(plot.get("kind", ""))
+    if draw is None or not _has_series(plot):
+        return None
+    if not switches(plot):
+        return draw(plot, "printed").markup()
+    printed = "iec" if plot["kind"] == "iterations" else plot.get("printed") or "iec"
+    return "".join(
+        draw(plot, convention).markup(convention + (" printed" if convention == printed else ""))
+        for convention in ("si", "iec")
+    )
+
+
+def _has_series(plot: dict[str, Any]) -> bool:
+    if plot.get("kind") == "under_load":
+        return bool(plot.get("rtt", {}).get("values"))
+    return bool(plot.get("series"))
+
+
+def attach(node: Any) -> None:
+    """Every chart in a page's document ({id, plot} wherever it sits) given its `static` markup."""
+    if isinstance(node, dict):
+        plot = node.get("plot")
+        if isinstance(plot, dict) and "kind" in plot and "id" in node and "static" not in node:
+            markup = static(plot)
+            if markup:
+                node["static"] = markup
+        for value in node.values():
+            if isinstance(value, dict | list):
+                attach(value)
+    elif isinstance(node, list):
+        for value in node:
+            if isinstance(value, dict | list):
+                attach(value)
+
+
+def attached(document: Any) -> Any:
+    """`document`, its charts given their static renderings (attach)."""
+    attach(document)
+    return document
+
+
+def run_series(plot: dict[str, Any], metrics: dict[str, Any]) -> dict[str, Any]:
+    """A run chart that carries only its kind, with its series from the run's metrics."""
+    if plot.get("series"):
+        return plot
+    jobs = metrics.get("jobs") or []
+    kind = plot.get("kind")
+    if kind == "ladder":
+        series = [
+            {"name": f"{d} ({job.get('name')})", "percentiles": job[d]["percentiles_ns"]}
+            for job in jobs
+            for d in _DIRECTIONS
+            if (job.get(d) or {}).get("percentiles_ns")
+        ]
+        return {**plot, "series": series}
+    if kind == "histogram":
+        first = jobs[0] if jobs else {}
+        series = [{"name": str(first.get("name")), "buckets": first["lat_buckets"]}] if first.get("lat_buckets") else []
+        return {**plot, "series": series}
+    if kind == "bins":
+        series = [
+            {"name": f"{d} ({job.get('name')})", "bins": job[d]["bins_ns"]}
+            for job in jobs
+            for d in _DIRECTIONS
+            if (job.get(d) or {}).get("bins_ns")
+        ]
+        return {**plot, "series": series}
+    if kind == "timeline":
+        logs = [log for log in metrics.get("logs") or [] if log.get("kind") == plot.get("log")]
+        several = len({log.get("job") for log in logs}) > 1
+        series = [
+            {
+                "name": f"{log['direction']} (job {log['job']})" if several else log["direction"],
+                "t_s": log["t_s"],
+                "values": log["values"],
+            }
+            for log in logs
+        ]
+        unit = {"bw": "B/s", "iops": "IOPS"}.get(plot.get("log"), "ns")
+        return {**plot, "series": series, "unit": unit}
+    return plot

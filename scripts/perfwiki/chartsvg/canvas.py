@@ -1,0 +1,88 @@
+"""The two SVG layers of a static chart, sized so the chart fits any width without JavaScript.
+
+A chart's width is the reader's (a phone's 350 px, a desktop's 1,100), its height fixed. So:
+- the marks (grid, bars, lines, markers, shading) are drawn in one SVG stretched over the plot
+  area: 1000 units across whatever its width, its height in px; strokes keep their width
+  (vector-effect), and a marker is a zero-length round-capped stroke, so it stays round;
+- the words (ticks, values, titles, legend) are in a second SVG in px over the whole chart, each
+  placed at a percentage of the width plus a px offset (x="40%" dx="-12"): the plot runs from
+  `left` px to `right` px short of the edge, so a point a fraction f across it is at
+  f * 100% + left * (1 - f) - right * f.
+"""
+
+from __future__ import annotations
+
+from html import escape
+
+MARKS_WIDTH = 1000  # the marks layer's units across the plot, whatever its width in px
+
+
+def _n(value: float) -> str:
+    """A coordinate, to a tenth: '12.5', '300'."""
+    text = f"{value:.1f}"
+    return text[:-2] if text.endswith(".0") else text
+
+
+class Canvas:
+    """A chart's plot area inside its margins (px), and the elements of both layers."""
+
+    def __init__(self, height: int, top: float, right: float, bottom: float, left: float) -> None:
+        self.height = height
+        self.top, self.right, self.bottom, self.left = top, right, bottom, left
+        self.plot_height = max(height - top - bottom, 10)
+        self.marks: list[str] = []
+        self.words: list[str] = []
+
+    # -- the marks layer: x a fraction of the plot's width, y a fraction of its height from the bottom
+    def mx(self, fraction: float) -> str:
+        return _n(MARKS_WIDTH * fraction)
+
+    def my(self, fraction: float) -> str:
+        return _n(self.plot_height * (1 - fraction))
+
+    def mark(self, element: str) -> None:
+        self.marks.append(element)
+
+    # -- the words layer: px, x across the plot by fraction
+    def x(self, fraction: float, shift: float = 0.0) -> str:
+        """The x and dx attributes of a word at `fraction` across the plot, moved `shift` px."""
+        offset = self.left * (1 - fraction) - self.right * fraction + shift
+        return f'x="{100 * fraction:.2f}%" dx="{_n(offset)}"'
+
+    def y(self, fraction: float, shift: float = 0.0) -> str:
+        """The px y of `fraction` up the plot, moved `shift` px down."""
+        return _n(self.top + self.plot_height * (1 - fraction) + shift)
+
+    def word(self, text: str, x: str, y: str, anchor: str = "start", css: str = "") -> None:
+        """A label: `x` an attribute string from x() or a px 'x="12"', `y` px."""
+        klass = f' class="{css}"' if css else ""
+        middle = "" if anchor == "start" else f' text-anchor="{anchor}"'
+        self.words.append(f'<text {x} y="{y}"{middle}{klass}>{escape(text, quote=False)}</text>')
+
+    def turned_word(self, text: str, fraction: float, y: float, angle: int, anchor: str, css: str = "") -> None:
+        """A label turned by `angle` degrees about its point at `fraction` across the plot, `y` px down:
+        a nested SVG puts the point at its percentage, the turn is about it in px."""
+        offset = self.left * (1 - fraction) - self.right * fraction
+        klass = f' class="{css}"' if css else ""
+        self.words.append(
+            f'<svg x="{100 * fraction:.2f}%" y="0" width="1" height="1" overflow="visible">'
+            f'<text transform="translate({_n(offset)} {_n(y)}) rotate({angle})" text-anchor="{anchor}"{klass}>'
+            f"{escape(text, quote=False)}</text></svg>"
+        )
+
+    def raw_word(self, element: str) -> None:
+        self.words.append(element)
+
+    def markup(self, units: str | None = None) -> str:
+        """The chart's static rendering: both layers in one box of the chart's height."""
+        shown = f' data-units="{units}"' if units else ""
+        width = _n(self.left + self.right)
+        return (
+            f'<div class="chart__static"{shown}>'
+            f'<svg class="chart__words" width="100%" height="{self.height}" aria-hidden="true" focusable="false">'
+            f"{''.join(self.words)}</svg>"
+            f'<svg class="chart__marks" style="left:{_n(self.left)}px;top:{_n(self.top)}px;'
+            f'width:calc(100% - {width}px);height:{_n(self.plot_height)}px" '
+            f'viewBox="0 0 {MARKS_WIDTH} {_n(self.plot_height)}" preserveAspectRatio="none" aria-hidden="true" '
+            f'focusable="false">{"".join(self.marks)}</svg></div>'
+        )
