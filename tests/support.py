@@ -307,3 +307,10 @@ def slice_runs(name: str):
     for run in runs:
         run.environment = name.split("/")[2]
     return runs
+
+
+def interactive(page) -> None:
+    """Every chart of the open page drawn by plotly, as a reader's first touch of each would draw it:
+    the pages load with static renderings only (perfwiki.chartsvg), plotly on demand (js/charts.js)."""
+    page.wait_for_load_state("load")  # charts.js is deferred: it has run by then, on a page with charts
+    page.evaluate("() => window.perfwikiCharts && window.perfwikiCharts.interactive()")

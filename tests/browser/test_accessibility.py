@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from support import ROOT, perfwiki_command
+from support import ROOT, interactive, perfwiki_command
 
 pytestmark = pytest.mark.browser
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
@@ -79,6 +79,7 @@ def test_no_page_kind_has_a_serious_accessibility_violation(browser, base_url_lo
         for name, (address, ready) in addresses.items():
             page.goto(address)
             assert page.evaluate("matchMedia('(prefers-color-scheme: dark)').matches") == (scheme == "dark")
+            interactive(page)
             page.wait_for_function(DRAWN)
             if ready:
                 page.locator(ready).first.wait_for()

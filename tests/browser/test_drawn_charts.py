@@ -17,6 +17,7 @@ import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from perfwiki import charts, units
+from support import interactive
 
 pytestmark = pytest.mark.browser
 
@@ -63,6 +64,7 @@ def chart_pages(built_site) -> list[str]:
 def figures(page, url: str) -> dict[str, dict]:
     """{element id: plotly figure} of every chart js/charts.js drew on the page at `url`."""
     page.goto(url)
+    interactive(page)
     expected = page.locator("[data-chart]").count()
     page.wait_for_function(f"Object.keys(window.perfwikiFigures || {{}}).length === {expected}")
     return page.evaluate("window.perfwikiFigures")
@@ -295,6 +297,8 @@ def drawn(browser, base_url_local, built_site) -> list[dict]:
         page.on("pageerror", lambda error: errors.append(str(error)))
         for path in pages:
             page.goto(base_url_local + path)
+            if path != COMPARE_PAGE:
+                interactive(page)
             wait_until_drawn(page)
             shown += [{**chart, "page": path, "width": width, "scheme": scheme} for chart in page.evaluate(DRAWN)]
             if path in SWITCHED:

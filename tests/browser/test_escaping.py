@@ -9,7 +9,7 @@ import pytest
 
 from perfwiki.ingest import load_report
 from perfwiki.perf import serve
-from support import ROOT, copy_site_sources, hugo_binary, perfwiki_command
+from support import ROOT, copy_site_sources, hugo_binary, interactive, perfwiki_command
 
 pytestmark = pytest.mark.browser
 
@@ -63,6 +63,7 @@ def test_report_environment_and_scenario_pages_stay_inert(page, hostile_site):
     base, run = hostile_site
     visit(page, f"{base}reports/{REPORT}/")
     assert LABEL in page.locator("body").text_content()  # in the runs table, as text
+    interactive(page)
     page.locator(".panel__plot svg.main-svg").first.wait_for(state="visible")
     visit(page, f"{base}environments/nvme-raw/")
     visit(page, f"{base}scenarios/{run['scenario']}/")

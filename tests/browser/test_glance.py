@@ -14,7 +14,7 @@ import re
 
 import pytest
 
-from support import ROOT
+from support import ROOT, interactive
 
 pytestmark = pytest.mark.browser
 
@@ -27,7 +27,8 @@ def shipped_reports() -> list[str]:
 
 
 def drawn(page) -> None:
-    """Wait until every chart on the page is drawn."""
+    """Wait until every chart on the page is drawn by plotly."""
+    interactive(page)
     plots = page.locator(".panel__plot, .chart__plot")
     for index in range(plots.count()):
         plots.nth(index).locator("svg.main-svg").first.wait_for(state="visible")
@@ -270,6 +271,7 @@ def test_the_unit_switch_redraws_charts_and_verdicts_too(page, base_url_local):
     page.evaluate("localStorage.clear()")
     page.reload(wait_until="networkidle")
     plot = page.locator("#chart-raw-device-summary-1")
+    interactive(page)
     plot.locator("svg.main-svg").first.wait_for(state="visible")
     assert plot.locator("text.bartext").all_text_contents() == ["927 MiB/s", "1,853 MiB/s"]
     page.locator("#unit-toggle").click()  # as printed -> SI
@@ -292,6 +294,7 @@ def test_the_unit_switch_redraws_a_run_pages_byte_chart(page, base_url_local):
     page.evaluate("localStorage.clear()")
     page.reload(wait_until="networkidle")
     plot = page.locator("#chart-iterations")
+    interactive(page)
     plot.locator("svg.main-svg").first.wait_for(state="visible")
     assert plot.locator("text.ytitle").text_content() == "MiB/s"  # as mbw printed it
     first = plot.evaluate("node => node.data[0].y[0]")

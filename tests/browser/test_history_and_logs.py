@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from support import ROOT
+from support import ROOT, interactive
 
 pytestmark = pytest.mark.browser
 RUN = "runs/build-vm-disk-quiet/build-vm-vda-fio-logs-20261124-234311-randwrite-logged/"
@@ -18,6 +18,7 @@ def drawn(page, url: str) -> dict:
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
     page.goto(url, wait_until="networkidle")
+    interactive(page)
     plots = page.locator(".chart__plot")
     for index in range(plots.count()):
         plots.nth(index).locator("svg.main-svg").first.wait_for(state="visible")

@@ -9,7 +9,7 @@ from urllib.parse import urlparse
 import pytest
 
 from perfwiki.ingest import load_report
-from support import ROOT, copy_site_sources, hugo_binary, perfwiki_command
+from support import ROOT, copy_site_sources, hugo_binary, interactive, perfwiki_command
 
 pytestmark = pytest.mark.browser
 REPORT = "nvme-raw-vs-ext4"
@@ -42,6 +42,7 @@ def test_report_chart_is_drawn_offline_without_console_errors(page, base_url_loc
     page.set_viewport_size({"width": 1280, "height": 900})
     page.goto(f"{base_url_local}reports/{REPORT}/", wait_until="networkidle")
     plot = page.locator("#chart-raw-device-summary-1")
+    interactive(page)
     plot.locator("svg.main-svg").first.wait_for(state="visible")
     assert plot.locator("g.trace.bars g.point").count() == 2
     ticks = {text.strip() for text in plot.locator("g.ytick text").all_text_contents()}
@@ -128,6 +129,7 @@ def test_dark_mode_recolours_the_charts_and_screenshots(browser, base_url_local,
         page = context.new_page()
         errors, remote = watch(page)
         page.goto(f"{base_url_local}reports/vm-vs-bare-metal/", wait_until="networkidle")
+        interactive(page)
         page.locator(".panel__plot svg.main-svg").first.wait_for(state="visible")
         colours[scheme] = chart_colours(page)
         page.screenshot(path=str(artifacts / f"report-vm-vs-bare-metal-{scheme}.png"), full_page=True)
@@ -191,6 +193,7 @@ def test_every_report_page_draws_offline(page, base_url_local):
     page.set_viewport_size({"width": 1280, "height": 900})
     for report in reports:
         page.goto(f"{base_url_local}reports/{report}/", wait_until="networkidle")
+        interactive(page)
         charts = page.locator(".chart__plot, .panel__plot")
         for index in range(charts.count()):
             charts.nth(index).locator("svg.main-svg").first.wait_for(state="visible")

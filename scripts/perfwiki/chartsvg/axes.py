@@ -118,9 +118,7 @@ def log_or_linear(values: list[float | None], what: str, label: str, length_px: 
             found += [m * 10.0**decade for m in mantissas]
         return [v for v in found if start <= math.log10(v) <= end]
 
-    chosen = next(
-        (marks(m) for m in _MANTISSAS if sum(low <= v <= high for v in marks(m)) >= 3), marks(_MANTISSAS[-1])
-    )
+    chosen = next((marks(m) for m in _MANTISSAS if sum(low <= v <= high for v in marks(m)) >= 3), marks(_MANTISSAS[-1]))
     ticks = [(v, tick_text(v)) for v in chosen]
     return Axis("log", start, end, ticks=ticks, title=f"{what} ({label}, log)")
 
@@ -137,4 +135,6 @@ def counts(values: list[float | None]) -> Axis:
 
 
 def categories(labels: list[str], reversed_: bool = False) -> Axis:
-    return Axis("category", categories=list(labels), ticks=[(i, label) for i, label in enumerate(labels)], reversed=reversed_)
+    return Axis(
+        "category", categories=list(labels), ticks=[(i, label) for i, label in enumerate(labels)], reversed=reversed_
+    )

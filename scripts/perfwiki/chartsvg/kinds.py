@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 from datetime import datetime
+from html import escape
 from typing import Any
 
 from .. import units
@@ -98,7 +99,7 @@ def xy_canvas(
     for value, label in y.ticks:
         at = y.fraction(value)
         grid.append(f"M0 {canvas.my(at)}H1000")
-        canvas.word(label, f'x="{left - 6:.1f}"', canvas.y(at, 4), "end", "tick")
+        canvas.word(label, f'x="{left - 6:.1f}"', canvas.y(at, 4), "end", "tick y")
     if x.kind != "category" and gridx:
         grid += [f"M{canvas.mx(x.fraction(value))} 0V{canvas.plot_height:.1f}" for value, _ in x.ticks]
     if grid:
@@ -107,31 +108,35 @@ def xy_canvas(
     for value, label in x.ticks:
         at = x.fraction(value)
         if turned:
-            canvas.turned_word(label, at, below + 8, -45, "end", "tick")
+            canvas.turned_word(label, at, below + 8, -45, "end", "tick x")
         else:
-            canvas.word(label, canvas.x(at), f"{below + 15:.1f}", "middle", "tick")
+            canvas.word(label, canvas.x(at), f"{below + 15:.1f}", "middle", "tick x")
     if x.title:
-        canvas.word(x.title, canvas.x(0.5), f"{height - 5:.1f}", "middle", "title")
+        canvas.word(x.title, canvas.x(0.5), f"{height - 5:.1f}", "middle", "title x")
     mid = canvas.top + canvas.plot_height / 2
     if y.title:
         canvas.raw_word(
-            f'<text transform="translate(14 {mid:.1f}) rotate(-90)" text-anchor="middle" class="title">'
+            f'<text transform="translate(14 {mid:.1f}) rotate(-90)" text-anchor="middle" class="title y">'
             f"{_escape(y.title)}</text>"
         )
     if y2:
         for value, label in y2.ticks:
-            canvas.word(label, canvas.x(1, 6), canvas.y(y2.fraction(value), 4), "start", "tick")
+            canvas.word(label, canvas.x(1, 6), canvas.y(y2.fraction(value), 4), "start", "tick y2")
         if y2.title:
             canvas.raw_word(
                 f'<svg x="100%" y="0" width="1" height="1" overflow="visible"><text transform="translate(-8 '
-                f'{mid:.1f}) rotate(90)" text-anchor="middle" class="title">{_escape(y2.title)}</text></svg>'
+                f'{mid:.1f}) rotate(90)" text-anchor="middle" class="title y2">{_escape(y2.title)}</text></svg>'
             )
     return canvas
 
 
-def _escape(text: str) -> str:
-    from html import escape
+def _from_zero(lines: list[list[float | None]], length_px: float = TALL - 100) -> Axis:
+    """A value axis from zero past the largest of `lines` (plotly's rangemode tozero)."""
+    values = [v for line in lines for v in line if v is not None]
+    return axes.linear(*axes.padded(values, from_zero=True), axes.auto_count(length_px, True))
 
+
+def _escape(text: str) -> str:
     return escape(text, quote=False)
 
 
@@ -206,7 +211,9 @@ def draw_line(
     canvas.mark(f'<path class="l {css}{extra}" d="{"".join(paths)}"/>')
     if markers:
         dots = "".join(
-            f"M{canvas.mx(fx)} {canvas.my(fy)}h0" for fx, fy in zip(xs, ys, strict=True) if fx is not None and fy is not None
+            f"M{canvas.mx(fx)} {canvas.my(fy)}h0"
+            for fx, fy in zip(xs, ys, strict=True)
+            if fx is not None and fy is not None
         )
         canvas.mark(f'<path class="m {css}" d="{dots}"/>')
 
@@ -277,11 +284,11 @@ def bars(plot: dict[str, Any], mode: str) -> Canvas:
     band = 1 / max(len(values), 1)
     below = canvas.top + canvas.plot_height
     for value, label in x.ticks:
-        canvas.word(label, canvas.x(x.fraction(value)), f"{below + 15:.1f}", "middle", "tick")
+        canvas.word(label, canvas.x(x.fraction(value)), f"{below + 15:.1f}", "middle", "tick x")
     colours = plot.get("colours") or []
     for index, (label, number, text) in enumerate(zip(labels, numbers, texts, strict=True)):
         centre = y.fraction(index)
-        canvas.word(label, f'x="{left - 4:.1f}"', canvas.y(centre, 4), "end", "tick")
+        canvas.word(label, f'x="{left - 4:.1f}"', canvas.y(centre, 4), "end", "tick y")
         if number is None:
             continue
         reach = max(x.fraction(number), 0.0)
@@ -421,7 +428,7 @@ def timeline(plot: dict[str, Any], mode: str) -> Canvas:
     x = axes.linear(*axes.padded(ends, from_zero=True), axes.auto_count(NARROW - 100, False))
     x.title = "seconds"
     numbers = [[_scaled(scale, v) for v in s["values"]] for s in series]
-    y = axes.linear(*axes.padded([v for n in numbers for v in n if v is not None], True), axes.auto_count(TALL - 100, True))
+    y = _from_zero(numbers)
     y.title = scale.axis_title
     legend = _legend([s["name"] for s in series])
     canvas = xy_canvas(TALL, x, y, legend, min_left=72)
@@ -524,7 +531,7 @@ def trend(plot: dict[str, Any], mode: str) -> Canvas:
     x = Axis("linear", low, high, ticks=_date_ticks(moments, times))
     x.title = "report date"
     numbers = [[_scaled(scale, v) for v in s["values"]] for s in series]
-    y = axes.linear(*axes.padded([v for n in numbers for v in n if v is not None], True), axes.auto_count(TALL - 100, True))
+    y = _from_zero(numbers)
     title = scale.axis_title
     y.title = plot.get("metric") if title == plot.get("metric") else f"{plot.get('metric')} ({title})"
     legend = _legend([s["name"] for s in series])
@@ -532,18 +539,21 @@ def trend(plot: dict[str, Any], mode: str) -> Canvas:
     for index, (s, ns) in enumerate(zip(series, numbers, strict=True)):
         xs = [x.fraction(_epoch(t)) for t in s["x"]]
         ys = [None if v is None else y.fraction(v) for v in ns]
-        draw_line(canvas, xs, ys, f"s{index % SERIES}")
+        # A flagged point's ring first, its marker then drawn over it: a red or green halo.
         for fx, fy, flag in zip(xs, ys, s.get("flags") or [], strict=False):
             if flag in FLAG_CSS and fy is not None:
                 canvas.mark(f'<path class="ring {FLAG_CSS[flag]}" d="M{canvas.mx(fx)} {canvas.my(fy)}h0"/>')
+        draw_line(canvas, xs, ys, f"s{index % SERIES}")
     return canvas
 
 
 def _date_ticks(moments: list[str], times: list[float]) -> list[tuple[float, str]]:
-    """A tick per report day (at most four, as charts.js asks plotly for), labelled by its date."""
+    """A tick per report day (at most four, as charts.js asks plotly for), labelled by its date; by
+    its time of day when every report is of one day."""
     days: dict[str, float] = {}
+    one_day = len({moment[:10] for moment in moments}) == 1
     for moment, at in zip(moments, times, strict=True):
-        days.setdefault(moment[:10], at)
+        days.setdefault(moment[11:16] if one_day and len(moment) >= 16 else moment[:10], at)
     picked = list(days.items())
     if len(picked) > 4:
         step = math.ceil(len(picked) / 4)
@@ -567,7 +577,8 @@ def under_load(plot: dict[str, Any], mode: str) -> Canvas:
     start, end = plot["window"]
     a, b = x.fraction(start), x.fraction(end)
     canvas.marks.insert(
-        0, f'<rect class="window" x="{canvas.mx(a)}" y="0" width="{canvas.mx(b - a)}" height="{canvas.plot_height:.1f}"/>'
+        0,
+        f'<rect class="window" x="{canvas.mx(a)}" y="0" width="{canvas.mx(b - a)}" height="{canvas.plot_height:.1f}"/>',
     )
     xs, ys = _thinned(rtt["t_s"], rtt["values"])
     draw_line(
