@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from perfwiki import chartsvg
+from perfwiki import charts, chartsvg
 from perfwiki.chartsvg import kinds
 from perfwiki.pages import layouts
 from support import ROOT
@@ -126,3 +126,15 @@ def test_the_run_page_template_and_the_shared_charts_agree_on_ids():
     """A run page finds a shared chart's static rendering by the shared chart's id (runs/page.html)."""
     assert {chart["id"] for chart in layouts.CHARTS.values()} == {"chart-percentiles", "chart-buckets"}
     assert "index ($run.static | default dict) .id" in Path(ROOT / "layouts" / "runs" / "page.html").read_text()
+
+
+def test_a_sweep_prints_each_point_and_leaves_a_missing_one_out():
+    """The sweep tests/browser/test_drawn_charts.py draws with plotly: 980 KiB/s to 1,800 MiB/s, more
+    than three decades, so each value in its own prefix; the queue depth of 16 has no value."""
+    points = [("1", 1003520.0), ("4", 250e6), ("16", None), ("32", 1887436800.0)]
+    plot = charts.line_panel("chart-x", points, "B/s", "iec", "queue depth")["plot"]
+    markup = shown(chartsvg.static(plot))
+    assert words(markup, "value") == ["980 KiB/s", "238 MiB/s", "1,800 MiB/s"]
+    assert words(markup, "tick x") == ["1", "4", "32"]
+    assert words(markup, "title x") == ["queue depth"]
+    assert words(shown(chartsvg.static(plot), "si"), "value")[0] == "1,004 kB/s"

@@ -75,7 +75,7 @@ def test_a_sweep_draws_its_metric_against_the_parameter_in_the_chosen_units(page
     points = [("1", 1003520.0), ("4", 250e6), ("16", None), ("32", 1887436800.0)]
     plot = charts.line_panel("chart-x", points, "B/s", "iec", "queue depth")["plot"]
     page.goto(base_url_local + "reports/nvme-raw-vs-ext4/")
-    page.wait_for_function("window.perfwikiCharts !== undefined")
+    interactive(page)  # plotly.js loaded, as a reader's first touch of a chart loads it
     drawn = [value for _, value in points]  # 980 KiB/s to 1,800 MiB/s: more than three decades, each its own prefix
     for mode, scale in (
         ("printed", units.scale_for(drawn, "B/s", "iec")),

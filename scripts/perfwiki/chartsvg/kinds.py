@@ -70,6 +70,13 @@ class Legend:
             canvas.word(name, f'x="{x + 30:.0f}"', f"{y + 4}", css="legend")
 
 
+def _room_for_ticks(x: Axis, left: float, right: float) -> float:
+    """The right margin, widened so a level tick label centred near the plot's right end stays
+    inside the chart on a phone."""
+    plot = NARROW - left - right
+    return max([right, *(width(label) / 2 + 2 - (1 - x.fraction(value)) * plot for value, label in x.ticks)])
+
+
 def _tick_width(axis: Axis) -> float:
     return max([0.0, *(width(label) for _, label in axis.ticks)])
 
@@ -90,6 +97,8 @@ def xy_canvas(
     top = 6 + legend.rows * LINE_H + 4 if legend and legend.rows else 16
     left = max(min_left, 10 + _tick_width(y) + (LINE_H + 4 if y.title else 0))
     right = 16 + (_tick_width(y2) + 10 + (LINE_H + 4 if y2.title else 0) if y2 else 0)
+    if not turned and x.kind != "category":
+        right = _room_for_ticks(x, left, right)
     tick_room = 0.72 * max([0.0, *(width(label) for _, label in x.ticks)]) + 10 if turned else 18
     bottom = 4 + tick_room + (LINE_H if x.title else 0)
     canvas = Canvas(height, top, right, bottom, left)
@@ -124,8 +133,8 @@ def xy_canvas(
             canvas.word(label, canvas.x(1, 6), canvas.y(y2.fraction(value), 4), "start", "tick y2")
         if y2.title:
             canvas.raw_word(
-                f'<svg x="100%" y="0" width="1" height="1" overflow="visible"><text transform="translate(-8 '
-                f'{mid:.1f}) rotate(90)" text-anchor="middle" class="title y2">{_escape(y2.title)}</text></svg>'
+                f'<svg x="100%" y="0" width="1" height="1" overflow="visible"><text transform="translate(-6 '
+                f'{mid:.1f}) rotate(-90)" text-anchor="middle" class="title y2">{_escape(y2.title)}</text></svg>'
             )
     return canvas
 
@@ -278,7 +287,7 @@ def bars(plot: dict[str, Any], mode: str) -> Canvas:
     y = axes.categories(labels, reversed_=True)
     height = 40 + BAR_HEIGHT_PX * max(len(values), 1)
     left = BAR_MARGIN["l"] + max([0.0, *(width(f"{label} ") for label in labels)]) + 4
-    canvas = Canvas(height, BAR_MARGIN["t"], BAR_MARGIN["r"], BAR_MARGIN["b"], left)
+    canvas = Canvas(height, BAR_MARGIN["t"], _room_for_ticks(x, left, BAR_MARGIN["r"]), BAR_MARGIN["b"], left)
     grid = "".join(f"M{canvas.mx(x.fraction(v))} 0V{canvas.plot_height:.1f}" for v, _ in x.ticks)
     canvas.mark(f'<path class="grid" d="{grid}"/>')
     band = 1 / max(len(values), 1)
@@ -552,8 +561,10 @@ def _date_ticks(moments: list[str], times: list[float]) -> list[tuple[float, str
     its time of day when every report is of one day."""
     days: dict[str, float] = {}
     one_day = len({moment[:10] for moment in moments}) == 1
+    # Reports of one day apart by the minute, or by the second when a minute holds two.
+    clock = slice(11, 16) if len({moment[11:16] for moment in moments}) == len(moments) else slice(11, 19)
     for moment, at in zip(moments, times, strict=True):
-        days.setdefault(moment[11:16] if one_day and len(moment) >= 16 else moment[:10], at)
+        days.setdefault(moment[clock] if one_day and len(moment) >= 16 else moment[:10], at)
     picked = list(days.items())
     if len(picked) > 4:
         step = math.ceil(len(picked) / 4)
