@@ -10,7 +10,7 @@ PERFWIKI := $(VENV)/bin/perfwiki
 PYTEST := $(VENV)/bin/pytest
 # The hugo entry point in the venv prints a banner on stdout; call the pinned binary itself.
 HUGO = $(firstword $(wildcard $(VENV)/lib/python3*/site-packages/hugo/binaries/hugo))
-PLOTLY_JS := site/assets/vendor/plotly-cartesian.min.js
+PLOTLY_JS := site/assets/vendor/plotly.min.js
 # The site is checked under a sub-path, as an internal wiki often serves it, so
 # links that only work at the domain root are caught.
 CHECK_DIR := _check
@@ -54,10 +54,11 @@ node_modules/.installed: package.json package-lock.json
 	npm ci --no-audit --no-fund --loglevel=error
 	touch $@
 
-$(PLOTLY_JS): node_modules/.installed
+# plotly's core and bar trace only, the traces the site draws (scripts/plotly-bundle.mjs says why).
+$(PLOTLY_JS): node_modules/.installed scripts/plotly-bundle.mjs
 	mkdir -p $(dir $@)
-	cp node_modules/plotly.js-cartesian-dist-min/plotly-cartesian.min.js $@
-	cp node_modules/plotly.js-cartesian-dist-min/LICENSE $(dir $@)plotly-LICENSE.txt
+	node scripts/plotly-bundle.mjs $@
+	cp node_modules/plotly.js/LICENSE $(dir $@)plotly-LICENSE.txt
 
 setup: $(VENV)/.installed $(PLOTLY_JS)
 

@@ -1,13 +1,14 @@
 """Precompressed copies of a built site's scripts and styles: `x.js.gz` and `x.js.br` beside `x.js`.
 
-plotly.js is 1.5 MB as shipped, and a page draws no interactive chart before it has it: the
-cartesian bundle's 1,500,041 bytes are 496,154 gzipped and 410,135 with brotli. A static server
-(nginx's gzip_static and brotli_static, Caddy's precompressed, most CDNs) sends a file compressed
-ahead of time as it is, spending no CPU per request. `make build` writes the copies once, gzip at
-level 9 and brotli at its best (11), levels too slow to run on every request.
+plotly.js is 1 MB even as the site builds it (core and bar trace only, scripts/plotly-bundle.mjs),
+and no chart turns interactive before it has it: its 1,001,184 bytes are 351,489 gzipped and
+293,179 with brotli. A static server (nginx's gzip_static and brotli_static, Caddy's
+precompressed, most CDNs) sends a file compressed ahead of time as it is, spending no CPU per
+request. `make build` writes the copies once, gzip at level 9 and brotli at its best (11), levels
+too slow to run on every request.
 
     $ .venv/bin/python -m perfwiki.precompress public
-    precompressed 15 files: 2,064,734 bytes as 636,883 gzip, 531,178 brotli   (the example site)
+    precompressed 15 files: 1,566,635 bytes as 492,397 gzip, 414,384 brotli   (the example site)
 
 Only what a page loads and is large enough to gain: scripts, styles and SVG of 1 KiB or more.
 A copy is written only when it is smaller than the file, and every copy is deterministic (no

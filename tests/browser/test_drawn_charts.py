@@ -249,6 +249,8 @@ DRAWN = """() => {
       id: plot.id,
       kind: series ? JSON.parse(series.textContent).kind : "compare",
       figure: window.perfwikiFigures[plot.id],
+      // Each trace as plotly took it: a type the bundle lacks comes out as a hidden scatter.
+      traces: plot._fullData.map((trace) => trace.type),
       svg_box: box(svg),
       axes,
       labels,
@@ -403,6 +405,21 @@ def test_every_chart_the_site_draws_is_a_valid_plotly_figure(drawn):
         "compare",
         "under_load",
     }
+
+
+def test_the_vendored_plotly_draws_every_trace_type_the_site_asks_for(drawn):
+    """site/assets/vendor/plotly.min.js holds only plotly's core (scatter) and the bar trace
+    (scripts/plotly-bundle.mjs). plotly draws a trace of a type it lacks as nothing, with no error: a
+    chart that starts using another type fails here until the bundle registers it."""
+    asked_for, missing = set(), []
+    for chart in drawn:
+        asked = [trace.get("type", "scatter") for trace in chart["figure"]["data"]]
+        asked_for.update(asked)
+        if chart["traces"] != asked:
+            missing.append(f"{where(chart)}: asked for {asked}, plotly drew {chart['traces']}")
+    assert missing == [], "\n".join(missing)
+    # Both registered types are used: one no chart asks for any more could leave the bundle.
+    assert asked_for == {"scatter", "bar"}
 
 
 def test_every_log_axis_shows_three_labelled_ticks_and_says_it_is_log(drawn):

@@ -103,7 +103,7 @@ def test_report_page_links_every_run_and_carries_the_chart_spec(built_site):
     assert "nvme-ext4 against nvme-raw: even (within ±5 %) in all 4 like-for-like scenarios. Left out" in html
     # plotly.js is vendored and loaded from this site, with an integrity hash.
     sources = [script.get("src", "") for script in page.scripts]
-    assert any(re.fullmatch(r"/bench/vendor/plotly-cartesian\.min\.[0-9a-f]{64}\.js", src) for src in sources)
+    assert any(re.fullmatch(r"/bench/vendor/plotly\.min\.[0-9a-f]{64}\.js", src) for src in sources)
     assert all(not src.startswith(("http:", "https:", "//")) for src in sources)
 
 
@@ -111,7 +111,7 @@ def test_plotly_loads_only_where_a_chart_is(built_site):
     without = (built_site / "bench" / "environments" / "nvme-raw" / "index.html").read_text()
     assert "plotly" not in without
     run = read_page(built_site, f"runs/{REPORT}/nvme-raw-fio-bandwidth-iops-latency-random-read-latency-test")
-    assert any("plotly-cartesian.min." in script.get("src", "") for script in run.scripts)
+    assert any("/vendor/plotly.min." in script.get("src", "") for script in run.scripts)
     ladder = json.loads(run.by_id["chart-percentiles-series"])
     # Drawn from the run's own metrics, fio's percentile map in ns, which js/charts.js reads from the
     # run's published index.json (its element's data-run): the page carries no copy of the numbers.
@@ -180,10 +180,10 @@ def test_vendored_plotly_js_matches_the_pinned_plotly():
 
     package = json.loads((ROOT / "package.json").read_text())
     lock = json.loads((ROOT / "package-lock.json").read_text())
-    pinned = package["dependencies"]["plotly.js-cartesian-dist-min"]
-    assert pinned == lock["packages"]["node_modules/plotly.js-cartesian-dist-min"]["version"]
+    pinned = package["dependencies"]["plotly.js"]
+    assert pinned == lock["packages"]["node_modules/plotly.js"]["version"]
     assert pinned == get_plotlyjs_version() == "4.1.1"
-    vendored = (ROOT / "site" / "assets" / "vendor" / "plotly-cartesian.min.js").read_text(encoding="utf-8")[:300]
+    vendored = (ROOT / "site" / "assets" / "vendor" / "plotly.min.js").read_text(encoding="utf-8")[:300]
     assert "v4.1.1" in vendored
 
 

@@ -26,7 +26,7 @@ from .source import ExportError, Source, exports_url, headline, run_page
 from .tables import table, verdict
 
 ASSETS = Path("site") / "assets"
-PLOTLY = ASSETS / "vendor" / "plotly-cartesian.min.js"
+PLOTLY = ASSETS / "vendor" / "plotly.min.js"
 TEMPLATE = Path(__file__).with_name("report.html.j2")
 # An href or src that is not a fragment, an absolute address, or a data: or mailto: one.
 _LINK = re.compile(r'\b(href|src)="(?!#|[a-zA-Z][a-zA-Z0-9+.-]*:)([^"]*)"')
@@ -57,9 +57,9 @@ def chart_code(root: Path) -> str:
 
 
 def _plotly(root: Path) -> str:
-    """plotly.js, to inline. HTML forbids raw control characters in a document, and the bundle has two
-    inside string literals (image signatures such as PNG's): each is written as its \\xNN escape,
-    which is the same string to JavaScript."""
+    """plotly.js, to inline. HTML forbids raw control characters in a document, and plotly's dist
+    bundles hold some inside string literals (image signatures such as PNG's; the core + bar bundle
+    has none): each is written as its \\xNN escape, which is the same string to JavaScript."""
     path = root / PLOTLY
     if not path.is_file():
         raise ExportError(f"{path}: missing: run `make setup` to vendor plotly.js")
