@@ -36,7 +36,7 @@ help:
 	@echo "make ingest   content/ -> data/        make build   production build into public/"
 	@echo "make check    build under a sub-path into $(CHECK_DIR)/ and run html-proofer on every page"
 	@echo "make deploy   build and upload what changed to a [[deployment.targets]] entry of hugo.toml"
-	@echo "make perf     wiki-scale figures (RUNS=10000 by default: one environment per 50 runs, one report per 200)"
+	@echo "make perf     wiki-scale figures (RUNS=10000 by default: one environment per 50 runs, one report per 200) and page speed"
 
 # --- setup -------------------------------------------------------------------
 
@@ -154,7 +154,8 @@ test-browser: setup setup-system
 test: setup setup-system lint check
 	$(PYTEST)
 
-# Wiki-scale figures, one per line (RUNS=10000 by default). Not part of make test.
+# Wiki-scale figures, one per line (RUNS=10000 by default), then the page speed of two reports in
+# Chromium as a phone, each beside issue 32's target (perfwiki.perf_browser). Not part of make test.
 perf: setup setup-system
 	@# Bytecode of the sources as they are now: a source edited since setup would otherwise be
 	@# compiled at every start (PYTHONDONTWRITEBYTECODE=1), 0.07 s of each perfwiki process.

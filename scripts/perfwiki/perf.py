@@ -4,11 +4,12 @@ The synthetic wiki replicates the shipped raw files (seed runs and captured runs
 `--runs` runs (10,000 by default) over one environment per 50 runs and one report per
 200, then measures ingest (cold, warm, after one change); the Hugo build (time, pages,
 peak memory), and the same build as hugo.toml's segments side by side; the sizes of
-data/ and public/ per run; the search index; the largest report page and the time to
-its first drawn chart in headless Chromium; and, apart from the wiki, `perfwiki parse`
-against json.load of the same runs, its start-up, and the peak memory of ingesting one raw
-file of `--one-file-runs` fio runs (10,000 by default; the bound is 1 GiB at 100,000). One
-figure per line:
+data/ and public/ per run; the search index; its largest report and page; and, apart from the
+wiki, `perfwiki parse` against json.load of the same runs, its start-up, and the peak memory of
+ingesting one raw file of `--one-file-runs` fio runs (10,000 by default; the bound is 1 GiB at
+100,000). Then perf_browser's page-speed figures: the example site's largest report and a
+generated 300-run report loaded in Chromium as a phone, and the count of pages over 2 MiB in
+every site built. One figure per line, a `#` line before some saying how it was measured:
 
     ingest_cold_s 17.93
 """
@@ -29,6 +30,7 @@ import tempfile
 import threading
 import time
 import tomllib
+import urllib.parse
 from collections.abc import Iterator
 from pathlib import Path
 from typing import NamedTuple
@@ -38,8 +40,9 @@ from .extract import extract
 from .manual import FILE_NAMES
 
 
-def sources(root: Path) -> list[tuple[str, bytes, int]]:
-    """(file name, bytes, runs) of every real raw file shipped: the seed slices and the captured runs."""
+def sources(root: Path, per_tool: int | None = None) -> list[tuple[str, bytes, int]]:
+    """(file name, bytes, runs) of every real raw file shipped: the seed slices and the captured runs;
+    with `per_tool`, only the first that many files of each tool."""
     # Not tests/fixtures/secrets/: a transcript of leaked credentials tests redaction, and replicated it
     # would fill the figures with its warnings.
     fixtures = [path for path in files_under(root / "tests" / "fixtures") if path.suffix != ".fio"]
@@ -52,18 +55,36 @@ def sources(root: Path) -> list[tuple[str, bytes, int]]:
             by_tool.setdefault(found[0].tool, []).append((path.name, data, len(found)))
     # One file of each tool in turn, so that a few hundred runs already hold every kind of output
     # whatever the number of files one tool ships (the networks example alone has twelve).
-    groups = list(by_tool.values())
+    groups = [group[:per_tool] for group in by_tool.values()]
     return [group[index] for index in range(max(map(len, groups), default=0)) for group in groups if index < len(group)]
 
 
-def build_site(root: Path, out: Path, runs: int, environments: int, reports: int) -> tuple[int, int]:
+# What ingest and Pagefind write under site/ (.gitignore): a copy of the site starts without them.
+GENERATED_STATIC = ("reports", "runs", "pagefind")
+
+
+def copy_site(root: Path, out: Path) -> None:
+    """The site's configuration, layouts and assets (not content/) copied to `out`, without what ingest
+    published into site/static, so a build there shows only what is ingested there."""
+    static = (root / "site" / "static").resolve()
+
+    def generated(folder: str, names: list[str]) -> list[str]:
+        return [name for name in names if Path(folder).resolve() == static and name in GENERATED_STATIC]
+
+    shutil.copy2(root / "hugo.toml", out / "hugo.toml")
+    shutil.copytree(root / "layouts", out / "layouts")
+    shutil.copytree(root / "site", out / "site", ignore=generated)
+
+
+def build_site(
+    root: Path, out: Path, runs: int, environments: int, reports: int, per_tool: int | None = None
+) -> tuple[int, int]:
     """A copy of the site whose content is real raw files replicated to `runs` runs; returns (runs, raw bytes).
 
-    Every environment gets runs / environments runs, a different mix of files for each.
+    Every environment gets runs / environments runs, a different mix of files for each; `per_tool`
+    draws them from the first that many files of each tool (sources).
     """
-    for name in ("hugo.toml", "layouts", "site"):
-        source = root / name
-        (shutil.copytree if source.is_dir() else shutil.copy2)(source, out / name)
+    copy_site(root, out)
     content = out / "content"
     # Every section of the site (runs, raw files, scenarios, tools, search...), without the example reports.
     for source in sorted((root / "content").iterdir()):
@@ -72,7 +93,7 @@ def build_site(root: Path, out: Path, runs: int, environments: int, reports: int
             target = content / item.relative_to(root / "content")
             target.parent.mkdir(parents=True, exist_ok=True)
             (shutil.copytree if item.is_dir() else shutil.copy2)(item, target)
-    pool = sources(root)
+    pool = sources(root, per_tool)
     per_env, envs_per_report = runs // environments, environments // reports
     total_runs = total_bytes = 0
     for report in range(reports):
@@ -121,9 +142,7 @@ def one_file_transcript(root: Path, runs: int) -> Iterator[bytes]:
 
 def one_file_site(root: Path, out: Path, runs: int) -> Path:
     """A copy of the site whose one report has one environment and one raw file of `runs` fio runs."""
-    for name in ("hugo.toml", "layouts", "site"):
-        source = root / name
-        (shutil.copytree if source.is_dir() else shutil.copy2)(source, out / name)
+    copy_site(root, out)
     env = "one-file-env"
     environments = out / "content" / "environments"
     environments.mkdir(parents=True)
@@ -251,9 +270,66 @@ def folder_bytes(folder: Path) -> int:
     return sum(path.stat().st_size for path in folder.rglob("*") if path.is_file())
 
 
+# The precompressed copies a static server may send for a file (perfwiki.precompress writes them), best first:
+# nginx's brotli_static and gzip_static, Caddy's `precompressed br gzip`.
+PRECOMPRESSED = (("br", ".br"), ("gzip", ".gz"))
+
+
+def accepted_encodings(header: str) -> set[str]:
+    """The content codings an Accept-Encoding header accepts (RFC 9110 12.5.3): listed with a weight
+    above 0, or covered by a `*` above 0 and not listed at 0."""
+    weights: dict[str, float] = {}
+    for item in header.split(","):
+        name, *parameters = (part.strip() for part in item.split(";"))
+        if not name:
+            continue
+        weight = 1.0
+        for parameter in parameters:
+            key, _, value = parameter.partition("=")
+            if key.strip().lower() == "q":
+                try:
+                    weight = float(value)
+                except ValueError:
+                    weight = 0.0
+        weights[name.lower()] = weight
+    anything = weights.get("*", 0.0)
+    return {coding for coding, _ in PRECOMPRESSED if weights.get(coding, anything) > 0}
+
+
+def precompressed(path: Path, accept_encoding: str) -> tuple[Path, str | None]:
+    """The file to send for `path` and its Content-Encoding: its .br or .gz copy when the client accepts
+    that coding and the copy exists, else the file itself (None)."""
+    accepted = accepted_encodings(accept_encoding)
+    for coding, suffix in PRECOMPRESSED:
+        copy = path.with_name(path.name + suffix)
+        if coding in accepted and copy.is_file():
+            return copy, coding
+    return path, None
+
+
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):
     def log_message(self, format, *args):  # noqa: A002 - stdlib signature
         pass
+
+    def send_head(self):
+        """A file with a precompressed copy the browser accepts is sent as that copy, with its coding in
+        Content-Encoding, as a production server sends a built site (nginx gzip_static/brotli_static)."""
+        path = Path(self.translate_path(self.path))
+        if urllib.parse.urlsplit(self.path).path.endswith("/") or not path.is_file():
+            return super().send_head()
+        chosen, coding = precompressed(path, self.headers.get("Accept-Encoding", ""))
+        if coding is None:
+            return super().send_head()
+        file = chosen.open("rb")
+        stat = os.fstat(file.fileno())
+        self.send_response(200)
+        self.send_header("Content-Type", self.guess_type(str(path)))
+        self.send_header("Content-Encoding", coding)
+        self.send_header("Content-Length", str(stat.st_size))
+        self.send_header("Vary", "Accept-Encoding")
+        self.send_header("Last-Modified", self.date_time_string(int(stat.st_mtime)))
+        self.end_headers()
+        return file
 
     def send_error(self, code, message=None, explain=None):
         """A missing address answers 404 with the site's own 404 page, as a wiki's web server is set
@@ -283,7 +359,8 @@ class _QuietHandler(http.server.SimpleHTTPRequestHandler):
 
 @contextlib.contextmanager
 def serve(folder: Path) -> Iterator[int]:
-    """A static HTTP server for a built site on 127.0.0.1, as a wiki's web server would be; yields its port."""
+    """A static HTTP server for a built site on 127.0.0.1, as a wiki's web server would be (precompressed
+    copies sent to a browser that accepts them); yields its port."""
     handler = functools.partial(_QuietHandler, directory=str(folder))
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
@@ -291,28 +368,7 @@ def serve(folder: Path) -> Iterator[int]:
         yield server.server_address[1]
     finally:
         server.shutdown()
-
-
-def first_chart_seconds(site: Path, page: str) -> float | None:
-    """Seconds from navigation to the first drawn Plotly chart, in Debian's Chromium."""
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        return None
-    with serve(site) as port, sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
-        tab = browser.new_page()
-        started = time.monotonic()
-        tab.goto(f"http://127.0.0.1:{port}/{page}")
-        try:
-            drawn = tab.locator(".chart__plot svg.main-svg, .panel__plot svg.main-svg").first
-            drawn.wait_for(state="visible", timeout=60_000)
-            return time.monotonic() - started
-        except Exception as error:  # noqa: BLE001 - reported; the figure is n/a
-            print(f"# first chart: {error}".split("\n")[0], file=sys.stderr)
-            return None
-        finally:
-            browser.close()
+        server.server_close()
 
 
 def parse_pair(root: Path, work: Path, runs: int = 300) -> tuple[Path, Path]:
@@ -374,6 +430,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--hugo", required=True, help="the pinned Hugo binary")
     parser.add_argument("--keep", help="build the synthetic wiki here and keep it (default: a temporary folder)")
     parser.add_argument(
+        "--page-loads",
+        type=int,
+        default=3,
+        help="page loads in Chromium per page-speed figure, the median printed (0: those figures n/a)",
+    )
+    parser.add_argument(
         "--one-file-runs",
         type=int,
         default=10_000,
@@ -412,7 +474,6 @@ def main(argv: list[str] | None = None) -> int:
         largest = max(reports_html, key=lambda page: page.stat().st_size) if reports_html else None
         # The largest page of any kind (a raw output's, a run's): none may freeze a phone (issue 32: 2 MB).
         every_page = [page.stat().st_size for page in (site / "public").rglob("*.html")]
-        chart = first_chart_seconds(site / "public", f"reports/{largest.parent.name}/") if largest else None
         built = code == 0
         figures = {
             "ingest_cold_s": cold,
@@ -432,9 +493,8 @@ def main(argv: list[str] | None = None) -> int:
             "data_kib_per_run": folder_bytes(site / "data") / 1024 / runs,
             "public_kib_per_run": folder_bytes(site / "public") / 1024 / runs if built else None,
             "search_index_s": search if built else None,
-            "largest_report_html_kib": largest.stat().st_size / 1024 if largest else None,
-            "largest_page_html_kib": max(every_page) / 1024 if every_page else None,
-            "first_chart_s": chart,
+            "synthetic_largest_report_html_kib": largest.stat().st_size / 1024 if largest else None,
+            "synthetic_largest_page_html_kib": max(every_page) / 1024 if every_page else None,
             "ingest_mb_per_s": raw_bytes / 1e6 / cold if cold else None,
             "parse_vs_json_load": parse_versus_json(perfwiki, root, Path(work)),
             "parse_start_up_s": start_up_seconds(root, Path(work)),
@@ -442,7 +502,11 @@ def main(argv: list[str] | None = None) -> int:
         if args.one_file_runs:
             figures.update(one_file_figures(root, Path(work) / "one-file", args.one_file_runs, perfwiki))
         for name, value in figures.items():
-            print(f"{name} {'n/a' if value is None else f'{value:.2f}'}")
+            print(f"{name} {'n/a' if value is None else f'{value:.2f}'}", flush=True)
+        # Here, not at the top: perf_browser builds its sites with this module's build_site.
+        from .perf_browser import report
+
+        report(root, hugo, Path(work) / "pages", args.page_loads, also=[site / "public"])
     return 0
 
 
