@@ -98,8 +98,8 @@ def test_a_keyboard_reaches_a_chart_and_makes_it_interactive(page, base_url_loca
 PRINTED = """() => [...document.querySelectorAll('[data-chart]')].map((plot) => {
   const shown = [...plot.querySelectorAll('.chart__static')].find((s) => getComputedStyle(s).display !== 'none');
   const read = (css) => [...shown.querySelectorAll(css)].map((t) => t.textContent);
-  return { id: plot.id, values: read('text.value'), ytitle: read('text.title.y'), xtitle: read('text.title.x'),
-           yticks: read('text.tick.y'), log: read('text.title.y').some((t) => t.endsWith(', log)')) };
+  return { id: plot.id, values: read('text.v'), ytitle: read('text.ty'), xtitle: read('text.tx'),
+           yticks: read('text.y'), log: read('text.ty').some((t) => t.endsWith(', log)')) };
 })"""
 DRAWN = """() => [...document.querySelectorAll('[data-chart]')].map((plot) => {
   const read = (css) => [...plot.querySelectorAll(css)].map((t) => t.textContent.trim());

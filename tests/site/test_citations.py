@@ -80,7 +80,7 @@ def test_a_comparison_cited_on_an_environment_page_draws_there_and_links_back(bu
     block = html[html.index('<div class="cite-comparison">') :]
     assert 'id="cmp-local-storage-iops-of-the-physical-host"' in block
     # Its charts, drawn as they are on the report (static first), and the bundle to make them interactive.
-    assert 'class="panel__plot chart__plot--static"' in block and 'class="chart__static"' in block
+    assert 'class="panel__plot chart__plot--static"' in block and "class='chart__static'" in block
     assert "data-plotly=" in html
     assert 'href="/bench/reports/vm-vs-bare-metal/#cmp-local-storage-iops-of-the-physical-host"' in block
 

@@ -43,46 +43,37 @@ class Canvas:
     def mark(self, element: str) -> None:
         self.marks.append(element)
 
-    # -- the words layer: px, x across the plot by fraction
+    # -- the words layer: px, x across the plot by fraction. How each class of word is anchored and
+    # turned is main.css's: x ticks and titles centred, y ticks ending at the axis, a turned x tick
+    # ending at its tick, y titles turned a quarter about their middle.
     def x(self, fraction: float, shift: float = 0.0) -> str:
         """The x and dx attributes of a word at `fraction` across the plot, moved `shift` px."""
-        offset = self.left * (1 - fraction) - self.right * fraction + shift
-        return f'x="{100 * fraction:.2f}%" dx="{_n(offset)}"'
+        offset = _n(self.left * (1 - fraction) - self.right * fraction + shift)
+        return f"x='{100 * fraction:.2f}%'" + ("" if offset in ("0", "-0") else f" dx='{offset}'")
 
     def y(self, fraction: float, shift: float = 0.0) -> str:
         """The px y of `fraction` up the plot, moved `shift` px down."""
         return _n(self.top + self.plot_height * (1 - fraction) + shift)
 
-    def word(self, text: str, x: str, y: str, anchor: str = "start", css: str = "") -> None:
-        """A label: `x` an attribute string from x() or a px 'x="12"', `y` px."""
-        klass = f' class="{css}"' if css else ""
-        middle = "" if anchor == "start" else f' text-anchor="{anchor}"'
-        self.words.append(f'<text {x} y="{y}"{middle}{klass}>{escape(text, quote=False)}</text>')
-
-    def turned_word(self, text: str, fraction: float, y: float, angle: int, anchor: str, css: str = "") -> None:
-        """A label turned by `angle` degrees about its point at `fraction` across the plot, `y` px down:
-        a nested SVG puts the point at its percentage, the turn is about it in px."""
-        offset = self.left * (1 - fraction) - self.right * fraction
-        klass = f' class="{css}"' if css else ""
-        self.words.append(
-            f'<svg x="{100 * fraction:.2f}%" y="0" width="1" height="1" overflow="visible">'
-            f'<text transform="translate({_n(offset)} {_n(y)}) rotate({angle})" text-anchor="{anchor}"{klass}>'
-            f"{escape(text, quote=False)}</text></svg>"
-        )
+    def word(self, text: str, x: str, y: str | float, css: str) -> None:
+        """A label of class `css`: `x` an attribute string from x() or a px "x='12'", `y` px."""
+        y = y if isinstance(y, str) else _n(y)
+        self.words.append(f"<text {x} y='{y}' class='{css}'>{escape(text, quote=False)}</text>")
 
     def raw_word(self, element: str) -> None:
         self.words.append(element)
 
     def markup(self, units: str | None = None) -> str:
         """The chart's static rendering: both layers in one box of the chart's height."""
-        shown = f' data-units="{units}"' if units else ""
+        # Single-quoted attributes: the markup sits in a JSON document, where each " would be \".
+        shown = f" data-units='{units}'" if units else ""
         width = _n(self.left + self.right)
         return (
-            f'<div class="chart__static"{shown}>'
-            f'<svg class="chart__words" width="100%" height="{self.height}" aria-hidden="true" focusable="false">'
+            f"<div class='chart__static'{shown}>"
+            f"<svg class='chart__words' width='100%' height='{self.height}' aria-hidden='true' focusable='false'>"
             f"{''.join(self.words)}</svg>"
-            f'<svg class="chart__marks" style="left:{_n(self.left)}px;top:{_n(self.top)}px;'
-            f'width:calc(100% - {width}px);height:{_n(self.plot_height)}px" '
-            f'viewBox="0 0 {MARKS_WIDTH} {_n(self.plot_height)}" preserveAspectRatio="none" aria-hidden="true" '
-            f'focusable="false">{"".join(self.marks)}</svg></div>'
+            f"<svg class='chart__marks' style='left:{_n(self.left)}px;top:{_n(self.top)}px;"
+            f"width:calc(100% - {width}px);height:{_n(self.plot_height)}px' "
+            f"viewBox='0 0 {MARKS_WIDTH} {_n(self.plot_height)}' preserveAspectRatio='none' aria-hidden='true' "
+            f"focusable='false'>{''.join(self.marks)}</svg></div>"
         )

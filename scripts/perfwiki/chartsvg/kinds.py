@@ -64,10 +64,10 @@ class Legend:
         for x, row, (name, css, swatch) in self.placed:
             y = 6 + row * LINE_H + 8
             if swatch == "bar":
-                canvas.raw_word(f'<rect x="{x + 4:.0f}" y="{y - 5}" width="20" height="10" class="b {css}"/>')
+                canvas.raw_word(f"<rect x='{x + 4:.0f}' y='{y - 5}' width='20' height='10' class='b {css}'/>")
             else:
-                canvas.raw_word(f'<path d="M{x + 2:.0f} {y}h24" class="l {css}"/>')
-            canvas.word(name, f'x="{x + 30:.0f}"', f"{y + 4}", css="legend")
+                canvas.raw_word(f"<path d='M{x + 2:.0f} {y}h24' class='l {css}'/>")
+            canvas.word(name, f"x='{x + 30:.0f}'", y + 4, "lg")
 
 
 def _room_for_ticks(x: Axis, left: float, right: float) -> float:
@@ -108,34 +108,28 @@ def xy_canvas(
     for value, label in y.ticks:
         at = y.fraction(value)
         grid.append(f"M0 {canvas.my(at)}H1000")
-        canvas.word(label, f'x="{left - 6:.1f}"', canvas.y(at, 4), "end", "tick y")
+        canvas.word(label, f"x='{left - 6:.0f}'", canvas.y(at, 4), "y")
     if x.kind != "category" and gridx:
         grid += [f"M{canvas.mx(x.fraction(value))} 0V{canvas.plot_height:.1f}" for value, _ in x.ticks]
     if grid:
-        canvas.mark(f'<path class="grid" d="{"".join(grid)}"/>')
+        canvas.mark(f"<path class='grid' d='{''.join(grid)}'/>")
     below = canvas.top + canvas.plot_height
     for value, label in x.ticks:
         at = x.fraction(value)
         if turned:
-            canvas.turned_word(label, at, below + 8, -45, "end", "tick x")
+            canvas.word(label, canvas.x(at, 3), below + 12, "x r")
         else:
-            canvas.word(label, canvas.x(at), f"{below + 15:.1f}", "middle", "tick x")
+            canvas.word(label, canvas.x(at), below + 15, "x")
     if x.title:
-        canvas.word(x.title, canvas.x(0.5), f"{height - 5:.1f}", "middle", "title x")
+        canvas.word(x.title, canvas.x(0.5), height - 5, "tx")
     mid = canvas.top + canvas.plot_height / 2
     if y.title:
-        canvas.raw_word(
-            f'<text transform="translate(14 {mid:.1f}) rotate(-90)" text-anchor="middle" class="title y">'
-            f"{_escape(y.title)}</text>"
-        )
+        canvas.word(y.title, "x='14'", mid, "ty")
     if y2:
         for value, label in y2.ticks:
-            canvas.word(label, canvas.x(1, 6), canvas.y(y2.fraction(value), 4), "start", "tick y2")
+            canvas.word(label, canvas.x(1, 6), canvas.y(y2.fraction(value), 4), "y2")
         if y2.title:
-            canvas.raw_word(
-                f'<svg x="100%" y="0" width="1" height="1" overflow="visible"><text transform="translate(-6 '
-                f'{mid:.1f}) rotate(-90)" text-anchor="middle" class="title y2">{_escape(y2.title)}</text></svg>'
-            )
+            canvas.word(y2.title, "x='100%' dx='-8'", mid, "ty2")
     return canvas
 
 
@@ -213,18 +207,18 @@ def draw_line(
             first, last = fx_run[0], fx_run[-1]
             body = "L".join(f"{canvas.mx(fx)} {canvas.my(fy)}" for fx, fy in fx_run)
             canvas.mark(
-                f'<path class="area {css}" d="M{canvas.mx(first[0])} {canvas.my(0)}L{body}'
-                f'L{canvas.mx(last[0])} {canvas.my(0)}Z"/>'
+                f"<path class='area {css}' d='M{canvas.mx(first[0])} {canvas.my(0)}L{body}"
+                f"L{canvas.mx(last[0])} {canvas.my(0)}Z'/>"
             )
     extra = " dash" if dash else ""
-    canvas.mark(f'<path class="l {css}{extra}" d="{"".join(paths)}"/>')
+    canvas.mark(f"<path class='l {css}{extra}' d='{''.join(paths)}'/>")
     if markers:
         dots = "".join(
             f"M{canvas.mx(fx)} {canvas.my(fy)}h0"
             for fx, fy in zip(xs, ys, strict=True)
             if fx is not None and fy is not None
         )
-        canvas.mark(f'<path class="m {css}" d="{dots}"/>')
+        canvas.mark(f"<path class='m {css}' d='{dots}'/>")
 
 
 def _runs(xs: list[Any], ys: list[Any]) -> list[list[tuple[float, float]]]:
@@ -289,15 +283,15 @@ def bars(plot: dict[str, Any], mode: str) -> Canvas:
     left = BAR_MARGIN["l"] + max([0.0, *(width(f"{label} ") for label in labels)]) + 4
     canvas = Canvas(height, BAR_MARGIN["t"], _room_for_ticks(x, left, BAR_MARGIN["r"]), BAR_MARGIN["b"], left)
     grid = "".join(f"M{canvas.mx(x.fraction(v))} 0V{canvas.plot_height:.1f}" for v, _ in x.ticks)
-    canvas.mark(f'<path class="grid" d="{grid}"/>')
+    canvas.mark(f"<path class='grid' d='{grid}'/>")
     band = 1 / max(len(values), 1)
     below = canvas.top + canvas.plot_height
     for value, label in x.ticks:
-        canvas.word(label, canvas.x(x.fraction(value)), f"{below + 15:.1f}", "middle", "tick x")
+        canvas.word(label, canvas.x(x.fraction(value)), below + 15, "x")
     colours = plot.get("colours") or []
     for index, (label, number, text) in enumerate(zip(labels, numbers, texts, strict=True)):
         centre = y.fraction(index)
-        canvas.word(label, f'x="{left - 4:.1f}"', canvas.y(centre, 4), "end", "tick y")
+        canvas.word(label, f"x='{left - 4:.0f}'", canvas.y(centre, 4), "y")
         if number is None:
             continue
         reach = max(x.fraction(number), 0.0)
@@ -305,14 +299,14 @@ def bars(plot: dict[str, Any], mode: str) -> Canvas:
         colour = colours[index] if index < len(colours) else "#4e79a7"
         hatched = " manual" if index in manual else ""
         canvas.mark(
-            f'<rect class="bar{hatched}" x="0" y="{canvas.my(centre + thick / 2)}" width="{canvas.mx(reach)}" '
-            f'height="{canvas.plot_height * thick:.1f}" style="color:{colour}"/>'
+            f"<rect class='bar{hatched}' x='0' y='{canvas.my(centre + thick / 2)}' width='{canvas.mx(reach)}' "
+            f"height='{canvas.plot_height * thick:.1f}' style='color:{colour}'/>"
         )
         if text:
-            canvas.word(text, canvas.x(reach, 4), canvas.y(centre, 4), "start", "value")
+            canvas.word(text, canvas.x(reach, 4), canvas.y(centre, 4), "v")
     if plot.get("baseline") is not None:
         at = canvas.mx(x.fraction(scale.number(plot["baseline"])))
-        canvas.mark(f'<path class="baseline" d="M{at} 0V{canvas.plot_height:.1f}"/>')
+        canvas.mark(f"<path class='baseline' d='M{at} 0V{canvas.my(0)}'/>")
     return canvas
 
 
@@ -334,7 +328,7 @@ def sweep(plot: dict[str, Any], mode: str) -> Canvas:
     ys = [y.fraction(n) for n in numbers]
     draw_line(canvas, xs, ys, "s0")
     for fx, fy, (_, v) in zip(xs, ys, shown, strict=True):
-        canvas.word(scale.text(v) or "", canvas.x(fx), canvas.y(fy, -8), "middle", "value")
+        canvas.word(scale.text(v) or "", canvas.x(fx), canvas.y(fy, -8), "v c")
     return canvas
 
 
@@ -384,17 +378,21 @@ def histogram(plot: dict[str, Any], mode: str) -> Canvas:
     band = 1 / max(len(labels), 1)
     each = band * 0.8 / max(len(series), 1)
     for index, share in enumerate(shares):
-        for at, label in enumerate(labels):
-            value = share.get(label)
-            if not value:
-                continue
-            start = at * band + band * 0.1 + index * each
-            top = y.fraction(value)
-            canvas.mark(
-                f'<rect class="b s{index % SERIES}" x="{canvas.mx(start)}" y="{canvas.my(top)}" '
-                f'width="{canvas.mx(each)}" height="{canvas.plot_height * top:.1f}"/>'
-            )
+        columns = [
+            (at * band + band * 0.1 + index * each, each, y.fraction(share[label]))
+            for at, label in enumerate(labels)
+            if share.get(label)
+        ]
+        canvas.mark(f"<path class='b s{index % SERIES}' d='{_columns(canvas, columns)}'/>")
     return canvas
+
+
+def _columns(canvas: Canvas, columns: list[tuple[float, float, float]]) -> str:
+    """Upright bars from the axis, as one path: (start across, width, height up), fractions of the plot."""
+    return "".join(
+        f"M{canvas.mx(start)} {canvas.my(0)}V{canvas.my(top)}h{canvas.mx(wide)}V{canvas.my(0)}Z"
+        for start, wide, top in columns
+    )
 
 
 def bins(plot: dict[str, Any], mode: str) -> Canvas:
@@ -507,14 +505,12 @@ def intervals(plot: dict[str, Any], mode: str) -> Canvas:
             trace += 1
             step = min((b - a for a, b in zip(s["x"], s["x"][1:], strict=False) if b > a), default=1.0)
             half = abs(x.fraction(step) - x.fraction(0)) * 0.4
-            for t, count in zip(s["x"], s["retransmits"], strict=True):
-                if not count:
-                    continue
-                top = y2.fraction(count)
-                canvas.mark(
-                    f'<rect class="b {css} faint" x="{canvas.mx(x.fraction(t) - half)}" y="{canvas.my(top)}" '
-                    f'width="{canvas.mx(2 * half)}" height="{canvas.plot_height * top:.1f}"/>'
-                )
+            columns = [
+                (x.fraction(t) - half, 2 * half, y2.fraction(count))
+                for t, count in zip(s["x"], s["retransmits"], strict=True)
+                if count
+            ]
+            canvas.mark(f"<path class='b {css} faint' d='{_columns(canvas, columns)}'/>")
         draw_line(
             canvas,
             [x.fraction(t) for t in s["x"]],
@@ -551,7 +547,7 @@ def trend(plot: dict[str, Any], mode: str) -> Canvas:
         # A flagged point's ring first, its marker then drawn over it: a red or green halo.
         for fx, fy, flag in zip(xs, ys, s.get("flags") or [], strict=False):
             if flag in FLAG_CSS and fy is not None:
-                canvas.mark(f'<path class="ring {FLAG_CSS[flag]}" d="M{canvas.mx(fx)} {canvas.my(fy)}h0"/>')
+                canvas.mark(f"<path class='ring {FLAG_CSS[flag]}' d='M{canvas.mx(fx)} {canvas.my(fy)}h0'/>")
         draw_line(canvas, xs, ys, f"s{index % SERIES}")
     return canvas
 
@@ -589,7 +585,7 @@ def under_load(plot: dict[str, Any], mode: str) -> Canvas:
     a, b = x.fraction(start), x.fraction(end)
     canvas.marks.insert(
         0,
-        f'<rect class="window" x="{canvas.mx(a)}" y="0" width="{canvas.mx(b - a)}" height="{canvas.plot_height:.1f}"/>',
+        f"<path class='window' d='{_columns(canvas, [(a, b - a, 1.0)])}'/>",
     )
     xs, ys = _thinned(rtt["t_s"], rtt["values"])
     draw_line(
