@@ -35,6 +35,8 @@ FIGURES = [
     "one_file_ingest_s",
     "one_file_peak_rss_mib",
     "one_file_peak_rss_kib_per_run",
+    "one_file_report_html_kib",
+    "one_file_largest_page_html_kib",
 ]
 
 
@@ -73,6 +75,8 @@ def test_perf_prints_every_figure_once_as_a_number():
     assert 0 < values["first_chart_s"] < 60
     # A Python process that imported the tools is some tens of MiB; 200 runs add a little.
     assert 20 < values["one_file_peak_rss_mib"] < 1024 and values["one_file_ingest_s"] > 0
+    # Its one report built: a report page of 200 runs, and no page over 2 MB (issue 32).
+    assert 10 < values["one_file_report_html_kib"] <= values["one_file_largest_page_html_kib"] < 2048
 
 
 def test_the_live_heap_is_read_from_the_collectors_trace_in_mib():

@@ -7,8 +7,8 @@ peak memory), and the same build as hugo.toml's segments side by side; the sizes
 data/ and public/ per run; the search index; the largest report page and the time to
 its first drawn chart in headless Chromium; and, apart from the wiki, `perfwiki parse`
 against json.load of the same runs, its start-up, and the peak memory of ingesting one raw
-file of `--one-file-runs` fio runs (10,000 by default; the bound is 1 GiB at 100,000). One
-figure per line:
+file of `--one-file-runs` fio runs (10,000 by default; the bound is 1 GiB at 100,000) and the
+largest pages of that one report once built (no page over 2 MB, issue 32). One figure per line:
 
     ingest_cold_s 17.93
 """
@@ -56,22 +56,32 @@ def sources(root: Path) -> list[tuple[str, bytes, int]]:
     return [group[index] for index in range(max(map(len, groups), default=0)) for group in groups if index < len(group)]
 
 
-def build_site(root: Path, out: Path, runs: int, environments: int, reports: int) -> tuple[int, int]:
-    """A copy of the site whose content is real raw files replicated to `runs` runs; returns (runs, raw bytes).
-
-    Every environment gets runs / environments runs, a different mix of files for each.
-    """
+def site_skeleton(root: Path, out: Path) -> None:
+    """A copy of the site without the example reports and environments: its configuration, layouts,
+    assets, and every section of content (runs, raw files, scenarios, tools, search...)."""
+    generated = shutil.ignore_patterns("pagefind", ".search-build", "reports", "runs")  # site/static's published trees
     for name in ("hugo.toml", "layouts", "site"):
         source = root / name
-        (shutil.copytree if source.is_dir() else shutil.copy2)(source, out / name)
+        if source.is_dir():
+            shutil.copytree(source, out / name, ignore=generated if name == "site" else None)
+        else:
+            shutil.copy2(source, out / name)
     content = out / "content"
-    # Every section of the site (runs, raw files, scenarios, tools, search...), without the example reports.
     for source in sorted((root / "content").iterdir()):
         kept = [source / "_index.md"] if source.name in ("reports", "environments") else [source]
         for item in kept:
             target = content / item.relative_to(root / "content")
             target.parent.mkdir(parents=True, exist_ok=True)
             (shutil.copytree if item.is_dir() else shutil.copy2)(item, target)
+
+
+def build_site(root: Path, out: Path, runs: int, environments: int, reports: int) -> tuple[int, int]:
+    """A copy of the site whose content is real raw files replicated to `runs` runs; returns (runs, raw bytes).
+
+    Every environment gets runs / environments runs, a different mix of files for each.
+    """
+    site_skeleton(root, out)
+    content = out / "content"
     pool = sources(root)
     per_env, envs_per_report = runs // environments, environments // reports
     total_runs = total_bytes = 0
@@ -119,21 +129,17 @@ def one_file_transcript(root: Path, runs: int) -> Iterator[bytes]:
         yield template.replace(mark, str(copy)).encode("utf-8")
 
 
-def one_file_site(root: Path, out: Path, runs: int) -> Path:
-    """A copy of the site whose one report has one environment and one raw file of `runs` fio runs."""
-    for name in ("hugo.toml", "layouts", "site"):
-        source = root / name
-        (shutil.copytree if source.is_dir() else shutil.copy2)(source, out / name)
-    env = "one-file-env"
+def one_file_report(root: Path, out: Path, runs: int, slug: str = "one-file", env: str = "one-file-env") -> Path:
+    """A report `slug` in the site at `out` whose one environment `env` has one raw file of `runs` fio runs."""
     environments = out / "content" / "environments"
-    environments.mkdir(parents=True)
+    environments.mkdir(parents=True, exist_ok=True)
     (environments / f"{env}.md").write_text(
         f'---\ntitle: {env}\nkind: baremetal\nfacts:\n  disk: "synthetic"\n---\nSynthetic.\n', encoding="utf-8"
     )
-    folder = out / "content" / "reports" / "one-file"
+    folder = out / "content" / "reports" / slug
     (folder / "raw" / env).mkdir(parents=True)
     (folder / "index.md").write_text(
-        f"---\ntitle: one file\ndate: 2026-01-01\nbaseline: {env}\nenvironments: [{env}]\n---\nSynthetic.\n",
+        f"---\ntitle: {slug}\ndate: 2026-01-01\nbaseline: {env}\nenvironments: [{env}]\n---\nSynthetic.\n",
         encoding="utf-8",
     )
     path = folder / "raw" / env / "session.txt"
@@ -143,8 +149,15 @@ def one_file_site(root: Path, out: Path, runs: int) -> Path:
     return path
 
 
-def one_file_figures(root: Path, out: Path, runs: int, perfwiki: list[str]) -> dict[str, float]:
-    """Peak memory and time of a cold ingest of one raw file of `runs` fio runs (its workers included)."""
+def one_file_site(root: Path, out: Path, runs: int) -> Path:
+    """A copy of the site whose one report has one environment and one raw file of `runs` fio runs."""
+    site_skeleton(root, out)
+    return one_file_report(root, out, runs)
+
+
+def one_file_figures(root: Path, out: Path, runs: int, perfwiki: list[str], hugo: str) -> dict[str, float | None]:
+    """Peak memory and time of a cold ingest of one raw file of `runs` fio runs (its workers included), and
+    the largest pages of that one report once built: its report page and any page (its raw file's, issue 32)."""
     out.mkdir(parents=True)
     one_file_site(root, out, runs)
     os.sync()
@@ -153,10 +166,15 @@ def one_file_figures(root: Path, out: Path, runs: int, perfwiki: list[str]) -> d
     # The ingest and the processes it forks, together: a large file is worked on in one of its own.
     peak_kib = max(run.peak_kib, tree.peak_kib)
     print(f"# one file of {runs} runs: peak RSS {peak_kib / 1024:.0f} MiB (processes together)", file=sys.stderr)
+    built = measured([hugo, "-d", str(out / "public")], out).code == 0
+    report = out / "public" / "reports" / "one-file" / "index.html"
+    largest = max((page.stat().st_size for page in (out / "public").rglob("*.html")), default=0)
     return {
         "one_file_ingest_s": run.seconds,
         "one_file_peak_rss_mib": peak_kib / 1024,
         "one_file_peak_rss_kib_per_run": peak_kib / runs,
+        "one_file_report_html_kib": report.stat().st_size / 1024 if built else None,
+        "one_file_largest_page_html_kib": largest / 1024 if built else None,
     }
 
 
@@ -440,7 +458,7 @@ def main(argv: list[str] | None = None) -> int:
             "parse_start_up_s": start_up_seconds(root, Path(work)),
         }
         if args.one_file_runs:
-            figures.update(one_file_figures(root, Path(work) / "one-file", args.one_file_runs, perfwiki))
+            figures.update(one_file_figures(root, Path(work) / "one-file", args.one_file_runs, perfwiki, hugo))
         for name, value in figures.items():
             print(f"{name} {'n/a' if value is None else f'{value:.2f}'}")
     return 0
