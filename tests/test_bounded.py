@@ -4,13 +4,15 @@ whole file with the sha256 the page shows, and a binary file is refused and neve
 from __future__ import annotations
 
 import hashlib
+import html
+import json
 import re
 import subprocess
 from pathlib import Path
 
 import pytest
 
-from perfwiki import perf
+from perfwiki import perf, units
 from perfwiki.compare import _merge_same_scenario
 from perfwiki.decode import refused
 from perfwiki.extract import extract
@@ -21,6 +23,7 @@ FIO = ROOT / "tests" / "fixtures" / "fio" / "fio-3.33-randread-direct-then-buffe
 # Real output of a command that is no benchmark (`ls -la /usr/bin`): lines no run cites.
 UNCITED = ROOT / "tests" / "fixtures" / "transcripts" / "ls-la-usr-bin.txt"
 REPORT = "bounded-large"
+MAX_PAGE_BYTES = 2 * 2**20
 ENV = "build-vm-vda"  # an example environment
 
 
@@ -29,6 +32,18 @@ def large_transcript(copies: int = 60) -> bytes:
     fio, uncited = FIO.read_bytes(), UNCITED.read_bytes()
     copied = b"alice@db7:~$ scp results.txt alice@10.20.30.40:/srv/results/\n"  # an address redaction hides
     return fio + b"\n" + uncited * copies + copied + b"\n" + fio.replace(b"randread-", b"deep-randread-")
+
+
+# Real output of `dd status=progress`: one line of progress reports, each ended by a carriage return.
+DD_PROGRESS = ROOT / "tests" / "fixtures" / "dd" / "status-progress-urandom.txt"
+PROGRESS_COPIES = 4000
+
+
+def long_progress() -> bytes:
+    """The dd transcript with its progress line as a run of hours prints it: its reports 4,000 times over,
+    one line of some 1.3 MB, which the page cannot show whole."""
+    command, progress, rest = DD_PROGRESS.read_bytes().split(b"\n", 2)
+    return command + b"\n" + progress * PROGRESS_COPIES + b"\n" + rest
 
 
 @pytest.fixture(scope="module")
@@ -44,6 +59,7 @@ def capped_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
         encoding="utf-8",
     )
     (folder / "raw" / ENV / "session.txt").write_bytes(large_transcript())
+    (folder / "raw" / ENV / "progress.txt").write_bytes(long_progress())
     # A screenshot (not UTF-8 at all) saved among the outputs by mistake, and an output whose end a
     # crash left as a block of NULs (what a file system shows of blocks it never wrote).
     (folder / "raw" / ENV / "screenshot.png").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(range(256)))
@@ -93,35 +109,60 @@ def test_refused_tells_binary_and_undecodable_files_from_text(tmp_path):
     )
 
 
-def _raw_page(site: Path) -> str:
-    return (site / "public" / "raw" / REPORT / ENV / "session-txt" / "index.html").read_text(encoding="utf-8")
+def _raw_page(site: Path, name: str = "session-txt") -> str:
+    return (site / "public" / "raw" / REPORT / ENV / name / "index.html").read_text(encoding="utf-8")
 
 
-def test_a_large_raw_file_page_is_capped_and_keeps_every_cited_line(capped_site):
-    data = large_transcript()
+def _published(site: Path, name: str = "session.txt") -> bytes:
+    return (site / "site" / "static" / "reports" / REPORT / "raw" / ENV / name).read_bytes()
+
+
+def _entry(site: Path, name: str) -> dict:
+    document = json.loads((site / "data" / "reports" / f"{REPORT}.json").read_text(encoding="utf-8"))
+    (entry,) = [e for e in document["raw_files"] if e["source"].endswith(name)]
+    return entry
+
+
+def _line_text(page: str, number: int) -> str:
+    """The escaped text of line `number` as the page shows it (after its number)."""
+    found = re.search(rf'<span class="raw__line" id="L{number}"><a [^>]+>{number}</a>(.*?)</span>', page)
+    assert found, number
+    return found.group(1)
+
+
+def test_a_large_raw_file_page_shows_its_first_and_last_lines_and_every_cited_line(capped_site):
     page = _raw_page(capped_site)
-    total = data.count(b"\n")
-    assert len(data) > 4 * raw.RAW_VIEW_MAX_BYTES and total > 10 * raw.RAW_VIEW_MAX_LINES
+    published = _published(capped_site)
+    lines = published.removesuffix(b"\n").split(b"\n")
+    total = len(lines)
+    assert len(published) > 4 * raw.RAW_EDGE_LINES * 80 and total > 10 * raw.RAW_EDGE_LINES
     shown = [int(n) for n in re.findall(r'<span class="raw__line" id="L(\d+)"', page)]
-    # The head, the four runs' lines with their context, nothing of the middle.
-    document = __import__("json").loads(
-        (capped_site / "data" / "reports" / f"{REPORT}.json").read_text(encoding="utf-8")
-    )
-    (entry,) = [e for e in document["raw_files"] if e["source"].endswith("session.txt")]
-    runs = entry["runs"]
+    runs = _entry(capped_site, "session.txt")["runs"]
     assert len(runs) == 4 and runs[-1]["line_start"] > total - 80  # two runs deep in the file
-    expected = set(range(1, raw.RAW_VIEW_HEAD_LINES + 1))
+    # The first and the last 2,000 lines (lines of ls -la: far under the page's budget), and each run's
+    # lines with their context; nothing else.
+    expected = set(range(1, raw.RAW_EDGE_LINES + 1)) | set(range(total - raw.RAW_EDGE_LINES + 1, total + 1))
     for run in runs:
         expected |= set(range(max(1, run["line_start"] - 3), run["line_end"] + 4))
-    assert set(shown) == {n for n in expected if n <= total}
-    # Under the cap's bound: the HTML of the lines shown, not of the 1.6 MB file.
-    assert len(page.encode()) < 2 * raw.RAW_VIEW_MAX_BYTES
-    # Each gap is said where it is, with the lines it leaves out and a link to the download.
-    gaps = re.findall(r"… ([\d,]+) lines not shown \(lines (\d+)–(\d+)\) — <a href=\"([^\"]+)\" download>", page)
-    first_gap = (raw.RAW_VIEW_HEAD_LINES + 1, runs[2]["line_start"] - 4)
-    assert [(int(a), int(b)) for _, a, b, _ in gaps] == [first_gap]
-    assert int(gaps[0][0].replace(",", "")) == first_gap[1] - first_gap[0] + 1
-    assert gaps[0][3].endswith(f"/reports/{REPORT}/raw/{ENV}/session.txt")
+    assert shown == sorted(n for n in expected if n <= total)
+    for number in (1, raw.RAW_EDGE_LINES, total - raw.RAW_EDGE_LINES + 1, total):
+        assert html.unescape(_line_text(page, number)) == lines[number - 1].decode("utf-8")
+    # Under 2 MB: the HTML of the lines shown, not of the 1.6 MB file's 24,000 lines.
+    assert len(page.encode()) < MAX_PAGE_BYTES / 2
+    # The one gap says which lines, how many and how many bytes it leaves out, and links the download.
+    gaps = re.findall(
+        r"… lines ([\d,]+)–([\d,]+) not shown: ([\d,]+) lines, ([^<]+?) — "
+        r'<a href="([^"]+)" download>download the full file',
+        page,
+    )
+    first, last = raw.RAW_EDGE_LINES + 1, total - raw.RAW_EDGE_LINES
+    left_out = sum(len(line) + 1 for line in lines[first - 1 : last])
+    assert gaps == [
+        (f"{first:,}", f"{last:,}", f"{last - first + 1:,}", units.format_bytes(left_out), gaps[0][4]),
+    ]
+    assert gaps[0][4].endswith(f"/reports/{REPORT}/raw/{ENV}/session.txt")
+    assert f'<a href="{gaps[0][4]}" download>download</a>' in page  # and at the top, beside its sha256
+    assert "raw-pages" not in page  # every cited line fits on the one page
 
 
 def test_run_pages_source_links_land_on_lines_the_capped_page_shows(capped_site):
@@ -134,10 +175,29 @@ def test_run_pages_source_links_land_on_lines_the_capped_page_shows(capped_site)
     assert len(links) == 4 and set(links) <= shown
 
 
+def test_a_line_too_long_to_show_shows_its_start_and_how_much_more_it_has(capped_site):
+    page = _raw_page(capped_site, "progress-txt")
+    lines = _published(capped_site, "progress.txt").removesuffix(b"\n").split(b"\n")
+    progress = lines[1].decode("utf-8")
+    assert len(progress) > 100 * raw.RAW_LINE_MAX_CHARS
+    # Every line is shown (the run cites them all), the long one cut after RAW_LINE_MAX_CHARS characters.
+    assert re.findall(r'id="L(\d+)"', page) == [str(n) for n in range(1, len(lines) + 1)]
+    shown = re.search(r'id="L2"><a [^>]+>2</a>(.*?)<span class="raw__cut">(.*?)</span></span>', page, re.S)
+    # (Its carriage returns as the page's HTML has them, newlines: what a browser reads either as.)
+    assert shown and html.unescape(shown.group(1)) == progress[: raw.RAW_LINE_MAX_CHARS].replace("\r", "\n")
+    more = units.format_bytes(len(lines[1]) - raw.RAW_LINE_MAX_CHARS)
+    assert re.fullmatch(
+        rf' … {re.escape(more)} more on this line: <a href="[^"]+progress.txt" download>download the full file</a>',
+        shown.group(2),
+    )
+    assert html.unescape(_line_text(page, len(lines))) == lines[-1].decode("utf-8")
+    assert len(page.encode()) < raw.RAW_PAGE_BUDGET
+
+
 def test_the_download_is_the_whole_file_with_the_sha256_the_page_shows(capped_site):
     page = _raw_page(capped_site)
     shown = re.search(r'class="raw-sha256">([0-9a-f]{64})<', page).group(1)
-    published = (capped_site / "site" / "static" / "reports" / REPORT / "raw" / ENV / "session.txt").read_bytes()
+    published = _published(capped_site)
     original = large_transcript()
     # The whole file, as redaction rewrote its one address, and not the file in content/.
     assert published.count(b"\n") == original.count(b"\n") and b"10.20.30.40" not in published
@@ -147,14 +207,63 @@ def test_the_download_is_the_whole_file_with_the_sha256_the_page_shows(capped_si
 
 def test_a_small_raw_file_is_shown_whole(tmp_path):
     (tmp_path / "fio.txt").write_bytes(FIO.read_bytes())
-    assert raw.view(str(tmp_path / "fio.txt"), [(2, 34)]) is None
+    assert raw.view(str(tmp_path / "fio.txt"), [raw.Cited(2, 34)]) is None
 
 
-def test_the_view_ranges_merge_the_head_and_widened_citations():
-    assert raw.ranges([(2, 34), (37, 69), (5000, 5030), (5032, 5040)], context=3) == [
-        (1, raw.RAW_VIEW_HEAD_LINES),
-        (4997, 5043),
+def test_each_run_is_a_range_of_its_own_widened_and_cut_apart():
+    assert raw.apart([(2, 34), (37, 69), (5000, 5030), (5032, 5040), (5033, 5033)], context=3) == [
+        (1, 36),
+        (37, 72),
+        (4997, 5031),
+        (5032, 5043),
     ]
+    assert raw.merged([(2, 34), (37, 69), (5000, 5030)], context=3) == [(1, 72), (4997, 5033)]
+
+
+def test_cited_lines_past_one_page_fill_further_pages_each_line_on_one(tmp_path):
+    """3,000 real fio runs in one file, every line a run's: the first page holds the file's first and last
+    2,000 lines and the first runs that fit; the others fill pages of their own, in file order. Each line is
+    on one page at most, every cited line on one, each page within the budget, and its gaps and lines
+    together are the whole file."""
+    path = tmp_path / "session.txt"
+    path.write_bytes(b"".join(perf.one_file_transcript(ROOT, 3000)))
+    data = path.read_bytes()
+    lines = data.removesuffix(b"\n").split(b"\n")
+    runs = extract("session.txt", data).runs
+    cited = [raw.Cited(run.source.line_start, run.source.line_end) for run in runs]
+    found = raw.view(str(path), cited)
+    assert found is not None and found.plan.lines == len(lines) and found.plan.bytes == len(data)
+    documents = dict(found.documents())
+    assert sorted(documents) == list(range(1, len(found.plan.pages) + 1)) and len(documents) > 5
+    on_page: dict[int, int] = {}
+    for number, document in documents.items():
+        shown_lines, shown_bytes, page_cost = 0, 0, 0
+        for block in document["blocks"]:
+            if "gap" in block:
+                first, last = block["gap"]
+                shown_lines += last - first + 1
+                continue
+            for offset, text in enumerate(block["text"].split("\n")):
+                line = block["start"] + offset
+                assert line not in on_page and text == lines[line - 1].decode("utf-8")
+                on_page[line] = number
+                shown_lines += 1
+                shown_bytes += len(lines[line - 1]) + 1
+                page_cost += raw.cost(line, lines[line - 1])
+        assert shown_lines == len(lines) and page_cost <= raw.RAW_PAGE_BUDGET
+        listed = [i for i, run in enumerate(cited) if on_page.get(run.first) == number]
+        assert document["runs"] == listed[: raw.RAW_RUNS_LISTED] and document["runs_count"] == len(listed)
+    # Page 1: the start, the end, and the first runs; every cited line somewhere, runs never split.
+    assert all(on_page[n] == 1 for n in [*range(1, 2001), *range(len(lines) - 1999, len(lines) + 1)])
+    assert any(on_page[run.first] == 1 for run in cited if run.first > raw.RAW_EDGE_LINES)
+    assert all(on_page[n] == on_page[run.first] for run in cited for n in range(run.first, run.last + 1))
+    assert set(on_page) == set(range(1, len(lines) + 1))  # here every line is a run's or its context
+    # Each run page's link lands: the page its document names for its first line (page 1 unnamed).
+    for run, pages in zip(cited, found.run_pages(), strict=True):
+        assert pages.get(str(run.first), 1) == on_page[run.first]
+    # The list of pages each page shows: the span of lines on each page after the first.
+    for number, (first, last) in enumerate(found.spans, start=2):
+        assert on_page[first] == on_page[last] == number
 
 
 def test_twin_columns_merge_as_before_across_environments():
@@ -183,17 +292,6 @@ def test_the_one_file_transcript_is_real_fio_output_with_a_name_a_run(tmp_path):
     found = extract("session.txt", data)
     assert found.problems == [] and len(found.runs) == 20
     assert len({run.params.get("name") or run.label for run in found.runs}) == 20
-
-
-def test_past_the_cited_budget_a_run_keeps_the_line_its_source_link_lands_on():
-    # 3,000 runs of 33 lines, every line of the file cited: the first runs whole, then one line each.
-    runs = [(2 + 35 * n, 34 + 35 * n) for n in range(3000)]
-    shown = raw.ranges(runs, context=1, budget=350)
-    lines = {n for first, last in shown for n in range(first, last + 1)}
-    assert {a for a, _ in runs} <= lines  # every anchor (#L<line_start>) is there
-    assert set(range(runs[9][0] - 1, runs[9][1] + 2)) <= lines  # the tenth run whole: 10 x 35 = 350
-    assert runs[10][1] not in lines
-    assert len(lines) <= raw.RAW_VIEW_HEAD_LINES + 350 + 35 + len(runs)
 
 
 def test_extraction_hands_runs_on_in_batches_and_keeps_none():

@@ -1,9 +1,27 @@
-"""No page a reader can open freezes a browser: every built HTML page of the example wiki under 2 MB
-(issue 32; `make perf` counts them at scale in every site it builds, pages_over_2mb)."""
+"""No page a reader can open freezes a browser: every built HTML page under 2 MB, of the example wiki and
+of a report of thousands of runs (issue 32; `make perf` prints the largest at scale as
+largest_page_html_kib and one_file_largest_page_html_kib)."""
 
 from __future__ import annotations
 
+import html
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from perfwiki import perf
+from perfwiki.pages import fold, raw
+from support import ROOT, hugo_binary, perfwiki_command
+
 MAX_PAGE_BYTES = 2 * 2**20
+# Two reports of real fio runs (perf.one_file_transcript: a real transcript repeated, a name a run), each
+# one raw file, both past the fold of their runs tables: what a report page adds for each run beyond it.
+FEW, MANY = 600, 3000
+# Bytes of report page a run may add past the fold: before the fold, a run was some 830 bytes of this
+# page (8.0 MiB at 10,000 runs); now the page only says a larger number ("3,000 runs").
+MAX_BYTES_PER_RUN_PAST_THE_FOLD = 4
 
 
 def test_no_built_page_is_over_2_mb(built_site):
@@ -11,3 +29,103 @@ def test_no_built_page_is_over_2_mb(built_site):
     assert len(pages) > 300  # the whole site: reports, runs, raw outputs, scenarios, tools
     largest = pages[0]
     assert largest.stat().st_size < MAX_PAGE_BYTES, (largest.relative_to(built_site), largest.stat().st_size)
+
+
+@pytest.fixture(scope="module")
+def large_reports(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The site with two reports of FEW and MANY fio runs, each in one raw file of its own environment,
+    ingested and built; returns its public/."""
+    site = tmp_path_factory.mktemp("large-reports")
+    perf.site_skeleton(ROOT, site)
+    perf.one_file_report(ROOT, site, FEW, slug="few", env="few-env")
+    perf.one_file_report(ROOT, site, MANY, slug="many", env="many-env")
+    ingested = subprocess.run(perfwiki_command() + ["ingest", "--root", str(site)], capture_output=True, text=True)
+    assert ingested.returncode == 0, ingested.stderr
+    built = subprocess.run(
+        [str(hugo_binary()), "--panicOnWarning", "-d", str(site / "public")], cwd=site, capture_output=True, text=True
+    )
+    assert built.returncode == 0, built.stdout + built.stderr
+    return site / "public"
+
+
+def test_no_page_of_a_report_of_thousands_of_runs_is_over_2_mb(large_reports):
+    sizes = {page: page.stat().st_size for page in large_reports.rglob("*.html")}
+    assert len([page for page in sizes if "/runs/" in str(page)]) >= FEW + MANY
+    largest = max(sizes, key=sizes.__getitem__)
+    assert sizes[largest] < MAX_PAGE_BYTES, (largest.relative_to(large_reports), sizes[largest])
+    # The raw file of MANY runs (its every line cited) fills pages of its own, each under the bound too.
+    raw_pages = [page for page in sizes if "/raw/many/" in str(page)]
+    assert len(raw_pages) > 5
+
+
+def _report(public: Path, slug: str) -> str:
+    return (public / "reports" / slug / "index.html").read_text(encoding="utf-8")
+
+
+def test_a_report_page_grows_by_a_few_bytes_a_run_past_its_fold(large_reports):
+    few, many = (len(_report(large_reports, slug).encode()) for slug in ("few", "many"))
+    assert (many - few) / (MANY - FEW) < MAX_BYTES_PER_RUN_PAST_THE_FOLD, (few, many)
+    for slug, count in (("few", FEW), ("many", MANY)):
+        page = _report(large_reports, slug)
+        table = page[page.index('<table class="runs">') : page.index("</table>", page.index('<table class="runs">'))]
+        # The first runs of the file, one row each (the transcript's fio runs read only: a row a direction).
+        rows = re.findall(r'<tr id="([^"]+)">', table)
+        assert len(rows) == fold.RUNS_LISTED and rows[0] == f"{slug}-env-session-randread-direct-0-read"
+        said = re.search(r'<p class="runs-fold">(.*?)</p>', page, re.S).group(1)
+        assert said.startswith(f"The first {fold.RUNS_LISTED} of {count:,} fio runs. Every one: ")
+        assert f'href="/runs/?report={slug}&amp;tool=fio"' in said
+        assert f'href="/reports/{slug}/index.json"' in said
+        # The checks that flag every run name the first few and count the rest.
+        summaries = re.findall(r'<details class="check__runs"><summary>([\d,]+) runs</summary>(.*?)</details>', page)
+        assert summaries and all(len(re.findall("<a ", links)) <= fold.RUNS_NAMED for _, links in summaries)
+        flagged = int(summaries[0][0].replace(",", ""))
+        assert f" and {flagged - fold.RUNS_NAMED:,} more (each run's page lists its checks)" in summaries[0][1]
+
+
+def test_environment_and_scenario_pages_list_their_first_runs(large_reports):
+    page = (large_reports / "environments" / "many-env" / "index.html").read_text(encoding="utf-8")
+    table = page[page.index('<table class="env-runs">') :]
+    assert table[: table.index("</table>")].count('<th scope="row">') == fold.RUNS_LISTED
+    assert f"The first {fold.RUNS_LISTED} of {MANY:,} runs." in page
+    assert 'href="/runs/?environment=many-env"' in page
+    # Its CSV still has every run.
+    csv = (large_reports / "environments" / "many-env" / "index.csv").read_text(encoding="utf-8")
+    assert len(csv.splitlines()) == 1 + MANY
+    scenarios = sorted((large_reports / "scenarios").glob("fio-*/index.html"))
+    assert len(scenarios) == 2  # the transcript's two jobs, direct and buffered
+    for scenario in scenarios:
+        text = scenario.read_text(encoding="utf-8")
+        assert f"Runs ({(FEW + MANY) // 2:,})" in text
+        assert text.count("<tr id=") == fold.RUNS_LISTED
+
+
+def test_every_run_page_links_to_the_raw_page_that_shows_its_lines(large_reports):
+    """MANY runs' lines fill several pages of their raw file: each run page's source link goes to the one
+    that shows its first line, and the gaps there say where the other lines are."""
+    shown: dict[str, set[str]] = {}
+    pages = sorted((large_reports / "runs" / "many").glob("*/index.html"))
+    assert len(pages) == MANY
+    for run_page in pages:
+        link = re.search(r'class="raw-link" href="([^"?]+)\?lines=(\d+)-(\d+)#(L\d+)"', run_page.read_text()).groups()
+        address, anchor = link[0], link[3]
+        if address not in shown:
+            text = (large_reports / address.strip("/") / "index.html").read_text(encoding="utf-8")
+            shown[address] = set(re.findall(r'id="(L\d+)"', text))
+        assert anchor in shown[address], (run_page, link)
+    assert len(shown) > 5  # the file's first page and its further pages all have runs' links
+    first = (large_reports / "raw" / "many" / "many-env" / "session-txt" / "index.html").read_text(encoding="utf-8")
+    total = b"".join(perf.one_file_transcript(ROOT, MANY)).count(b"\n")
+    # The first page: the first and the last 2,000 lines, a list of the file's pages, and a gap that
+    # names them, with the download.
+    for number in (1, raw.RAW_EDGE_LINES, total - raw.RAW_EDGE_LINES + 1, total):
+        assert f'id="L{number}"' in first
+    gap = html.unescape(re.search(r'<span class="raw__gap">(.*?)</span>', first).group(1))
+    assert re.fullmatch(
+        r"… lines [\d,]+–[\d,]+ not shown: [\d,]+ lines, [\d,.]+ [KM]iB "
+        r'\(some of them are on <a href="[^"]+/page/2/">page 2</a> to '
+        r'<a href="[^"]+/page/\d+/">page \d+</a> of this file\)'
+        r' — <a href="/reports/many/raw/many-env/session.txt" download>download the full file</a>',
+        gap,
+    ), gap
+    further = sorted((large_reports / "raw" / "many" / "many-env" / "session-txt" / "page").iterdir())
+    assert first.count('<li><a href="/raw/many/many-env/session-txt/page/') == len(further) == len(shown) - 1

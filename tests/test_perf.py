@@ -44,6 +44,8 @@ FIGURES = [
     "one_file_ingest_s",
     "one_file_peak_rss_mib",
     "one_file_peak_rss_kib_per_run",
+    "one_file_report_html_kib",
+    "one_file_largest_page_html_kib",
 ]
 # perf_browser's, for the example site's largest report and, suffixed, the generated 300-run one.
 PAGE_FIGURES = [
@@ -108,6 +110,8 @@ def test_perf_prints_every_figure_once_as_a_number():
     assert len(charts) == 1 and 50 <= int(charts[0].group(1)) <= 75, comments
     size = next(line for line in comments if line.startswith("# largest_report_html_kib_300_runs:"))
     assert "target <= 1024 KiB" in size and re.search(r": (pass|FAIL)$", size)
+    # Its one report built: a report page of 200 runs, and no page over 2 MB (issue 32).
+    assert 10 < values["one_file_report_html_kib"] <= values["one_file_largest_page_html_kib"] < 2048
 
 
 def test_the_live_heap_is_read_from_the_collectors_trace_in_mib():

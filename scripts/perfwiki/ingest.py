@@ -22,6 +22,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import fcntl
+import functools
 import os
 import sys
 from collections.abc import Callable, Iterator
@@ -41,7 +42,7 @@ from .files import OnDisk, copy_file, write_atomically, write_files
 from .lifetime import die_with_parent
 from .model import Problem, Run, Source, published_path, sha256_file, sha256_hex
 from .pages import index as index_pages
-from .pages.raw import view as raw_view
+from .pages import raw as raw_view
 from .pages.report import Report, report_documents, run_documents
 from .redact import Redactor, Rules, opted_out, prompt_hosts, rules_from_config
 from .tools.fio import logs as fio_logs
@@ -375,19 +376,20 @@ def build_report(root: Path, job: ReportJob) -> ReportOutcome:
     documents = report_documents(report, with_runs=False)
     if log_files:  # no page of their own, but `perfwiki status` knows them as ingested
         documents.document["logs"] = log_files
-    views = _raw_views(root, job, report.runs, documents.document["raw_files"])
     # The report's files go into staging and into its cache entry as they are made, a few hundred
     # runs' at a time, as bytes, and are then let go: held whole (and as text beside the bytes) they
     # were most of the memory a report of 10,000 runs took to build (1,085 MB peak).
     with store.pieces("files", job.key) as put, _Spool(put, job.staging) as spool:
         ledger = run_renames.ledger(report.runs, digests)
         spool.add("data", datafile.name(f"{run_renames.LEDGER}/{job.slug}"), datafile.dump(ledger))
-        for name, text in views.items():
-            spool.add("data", name, text)
+        # Before the report's document, whose raw_files entries they name.
+        raw_pages = _raw_views(
+            root, job, report.runs, documents.document["raw_files"], functools.partial(spool.add, "data")
+        )
         spool.add("data", datafile.name(f"reports/{job.slug}"), datafile.dump(documents.document))
         spool.add("data", datafile.name(f"views/{job.slug}"), datafile.dump(documents.views))
         documents.views = {}
-        for run_id, page in run_documents(report, documents.document):
+        for run_id, page in run_documents(report, documents.document, raw_pages):
             spool.add("data", datafile.name(f"runs/{job.slug}/{run_id}"), datafile.dump(page))
         # The report's exports, published beside its page and its raw files (site/static/reports/<slug>/),
         # the JSON one with every run's JSON, made once a run for both.
@@ -414,7 +416,7 @@ def build_report(root: Path, job: ReportJob) -> ReportOutcome:
     if job.staging is not None:
         _publish_raw_files(root, job)
     # Written: let go before the share is made, the largest step left (a tenth of a GB at 100,000 runs).
-    del documents, views, raw, ledger
+    del documents, raw, ledger, raw_pages
     report.comparisons = []
     store.save(
         "shares",
@@ -442,17 +444,21 @@ class _Spool:
     publishes) and onto the report's cache entry (`put`), then let go."""
 
     SPOOLED = 1500  # some 500 runs' files: a few MB, and few enough pieces to cost nothing to write
+    # Or this many bytes, whichever comes first: a capped raw file's pages are up to 1.5 MB each, and
+    # a file of 100,000 runs has hundreds of them (pages/raw.py).
+    SPOOLED_BYTES = 32 * 2**20
 
     def __init__(self, put: Callable[[str, dict[str, bytes | OnDisk]], None], staging: dict[str, str] | None) -> None:
         self.put, self.staging = put, staging
         self.pending: dict[str, dict[str, bytes | OnDisk]] = {}
-        self.count = 0
+        self.count = self.size = 0
 
     def add(self, tree: str, name: str, data: str | bytes | OnDisk) -> None:
         encoded = data.encode("utf-8") if isinstance(data, str) and not isinstance(data, OnDisk) else data
         self.pending.setdefault(tree, {})[name] = encoded
         self.count += 1
-        if self.count >= self.SPOOLED:
+        self.size += len(encoded) if isinstance(encoded, bytes) else 0
+        if self.count >= self.SPOOLED or self.size >= self.SPOOLED_BYTES:
             self.flush()
 
     def flush(self) -> None:
@@ -460,7 +466,7 @@ class _Spool:
             if self.staging is not None:
                 write_files(self.staging[tree], files)
             self.put(tree, files)
-        self.pending, self.count = {}, 0
+        self.pending, self.count, self.size = {}, 0, 0
 
     def __enter__(self) -> _Spool:
         return self
@@ -472,16 +478,16 @@ class _Spool:
             self.flush()
 
 
-def _raw_views(root: Path, job: ReportJob, runs: list[Run], entries: list[dict[str, Any]]) -> dict[str, str]:
-    """The capped views of the report's large raw files (pages/raw.py), as data/ documents; each
-    such file's entry in `raw_files` names its view, and a redacted file's the sha256 of what is published."""
+def _raw_views(
+    root: Path, job: ReportJob, runs: list[Run], entries: list[dict[str, Any]], add: Callable[[str, str], None]
+) -> dict[str, dict[str, int]]:
+    """The capped views of the report's large raw files (pages/raw.py), each page a data/ document handed to
+    `add` as it is made; each such file's entry in `raw_files` names its view (and the line span of each page
+    after the first), and a redacted file's the sha256 of what is published. Returns, per run whose page
+    links to lines past a view's first page, those lines' pages ({run id: {"line": page}})."""
     by_path = {raw_file.path: raw_file for raw_file in job.raw_files}
-    cited: dict[str, list[tuple[int, int]]] = {}
-    for run in runs:
-        lines = cited.setdefault(run.source.path, [])
-        lines.append((run.source.line_start, run.source.line_end))
-        lines.extend((check["line"], check["line"]) for check in run.checks if check.get("line"))
-    documents = {}
+    checks = {run.id: tuple(check["line"] for check in run.checks if check.get("line")) for run in runs}
+    run_pages: dict[str, dict[str, int]] = {}
     for number, entry in enumerate(entries):
         raw_file = by_path.get(entry["source"])
         if raw_file is None:
@@ -493,12 +499,20 @@ def _raw_views(root: Path, job: ReportJob, runs: list[Run], entries: list[dict[s
             continue
         if entry.get("redacted"):  # the download is the redacted text: its own sha256 is the one to check
             entry["published_sha256"] = sha256_file(published)
-        view = raw_view(os.fspath(published), cited.get(raw_file.path, []))
-        if view is not None:
-            name = f"raw-views/{job.slug}/{number}"
-            entry["view"] = name
-            documents[datafile.name(name)] = datafile.dump(view)
-    return documents
+        cited = [raw_view.Cited(run["line_start"], run["line_end"], checks.get(run["id"], ())) for run in entry["runs"]]
+        view = raw_view.view(os.fspath(published), cited)
+        if view is None:
+            continue
+        name = f"raw-views/{job.slug}/{number}"
+        entry["view"] = name
+        if view.spans:
+            entry["pages"] = view.spans
+        for page, document in view.documents():
+            add(datafile.name(name if page == 1 else f"{name}-{page}"), datafile.dump(document))
+        for run, pages in zip(entry["runs"], view.run_pages(), strict=True):
+            if pages:
+                run_pages[run["id"]] = pages
+    return run_pages
 
 
 def extract_files(root: Path, raw_files: list[RawFile]) -> None:

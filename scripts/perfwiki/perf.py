@@ -76,6 +76,19 @@ def copy_site(root: Path, out: Path) -> None:
     shutil.copytree(root / "site", out / "site", ignore=generated)
 
 
+def site_skeleton(root: Path, out: Path) -> None:
+    """A copy of the site without the example reports and environments: its configuration, layouts,
+    assets, and every section of content (runs, raw files, scenarios, tools, search...)."""
+    copy_site(root, out)
+    content = out / "content"
+    for source in sorted((root / "content").iterdir()):
+        kept = [source / "_index.md"] if source.name in ("reports", "environments") else [source]
+        for item in kept:
+            target = content / item.relative_to(root / "content")
+            target.parent.mkdir(parents=True, exist_ok=True)
+            (shutil.copytree if item.is_dir() else shutil.copy2)(item, target)
+
+
 def build_site(
     root: Path, out: Path, runs: int, environments: int, reports: int, per_tool: int | None = None
 ) -> tuple[int, int]:
@@ -84,15 +97,8 @@ def build_site(
     Every environment gets runs / environments runs, a different mix of files for each; `per_tool`
     draws them from the first that many files of each tool (sources).
     """
-    copy_site(root, out)
+    site_skeleton(root, out)
     content = out / "content"
-    # Every section of the site (runs, raw files, scenarios, tools, search...), without the example reports.
-    for source in sorted((root / "content").iterdir()):
-        kept = [source / "_index.md"] if source.name in ("reports", "environments") else [source]
-        for item in kept:
-            target = content / item.relative_to(root / "content")
-            target.parent.mkdir(parents=True, exist_ok=True)
-            (shutil.copytree if item.is_dir() else shutil.copy2)(item, target)
     pool = sources(root, per_tool)
     per_env, envs_per_report = runs // environments, environments // reports
     total_runs = total_bytes = 0
@@ -140,19 +146,17 @@ def one_file_transcript(root: Path, runs: int) -> Iterator[bytes]:
         yield template.replace(mark, str(copy)).encode("utf-8")
 
 
-def one_file_site(root: Path, out: Path, runs: int) -> Path:
-    """A copy of the site whose one report has one environment and one raw file of `runs` fio runs."""
-    copy_site(root, out)
-    env = "one-file-env"
+def one_file_report(root: Path, out: Path, runs: int, slug: str = "one-file", env: str = "one-file-env") -> Path:
+    """A report `slug` in the site at `out` whose one environment `env` has one raw file of `runs` fio runs."""
     environments = out / "content" / "environments"
-    environments.mkdir(parents=True)
+    environments.mkdir(parents=True, exist_ok=True)
     (environments / f"{env}.md").write_text(
         f'---\ntitle: {env}\nkind: baremetal\nfacts:\n  disk: "synthetic"\n---\nSynthetic.\n', encoding="utf-8"
     )
-    folder = out / "content" / "reports" / "one-file"
+    folder = out / "content" / "reports" / slug
     (folder / "raw" / env).mkdir(parents=True)
     (folder / "index.md").write_text(
-        f"---\ntitle: one file\ndate: 2026-01-01\nbaseline: {env}\nenvironments: [{env}]\n---\nSynthetic.\n",
+        f"---\ntitle: {slug}\ndate: 2026-01-01\nbaseline: {env}\nenvironments: [{env}]\n---\nSynthetic.\n",
         encoding="utf-8",
     )
     path = folder / "raw" / env / "session.txt"
@@ -162,8 +166,15 @@ def one_file_site(root: Path, out: Path, runs: int) -> Path:
     return path
 
 
-def one_file_figures(root: Path, out: Path, runs: int, perfwiki: list[str]) -> dict[str, float]:
-    """Peak memory and time of a cold ingest of one raw file of `runs` fio runs (its workers included)."""
+def one_file_site(root: Path, out: Path, runs: int) -> Path:
+    """A copy of the site whose one report has one environment and one raw file of `runs` fio runs."""
+    site_skeleton(root, out)
+    return one_file_report(root, out, runs)
+
+
+def one_file_figures(root: Path, out: Path, runs: int, perfwiki: list[str], hugo: str) -> dict[str, float | None]:
+    """Peak memory and time of a cold ingest of one raw file of `runs` fio runs (its workers included), and
+    the largest pages of that one report once built: its report page and any page (its raw file's, issue 32)."""
     out.mkdir(parents=True)
     one_file_site(root, out, runs)
     os.sync()
@@ -172,10 +183,15 @@ def one_file_figures(root: Path, out: Path, runs: int, perfwiki: list[str]) -> d
     # The ingest and the processes it forks, together: a large file is worked on in one of its own.
     peak_kib = max(run.peak_kib, tree.peak_kib)
     print(f"# one file of {runs} runs: peak RSS {peak_kib / 1024:.0f} MiB (processes together)", file=sys.stderr)
+    built = measured([hugo, "-d", str(out / "public")], out).code == 0
+    report = out / "public" / "reports" / "one-file" / "index.html"
+    largest = max((page.stat().st_size for page in (out / "public").rglob("*.html")), default=0)
     return {
         "one_file_ingest_s": run.seconds,
         "one_file_peak_rss_mib": peak_kib / 1024,
         "one_file_peak_rss_kib_per_run": peak_kib / runs,
+        "one_file_report_html_kib": report.stat().st_size / 1024 if built else None,
+        "one_file_largest_page_html_kib": largest / 1024 if built else None,
     }
 
 
@@ -500,7 +516,7 @@ def main(argv: list[str] | None = None) -> int:
             "parse_start_up_s": start_up_seconds(root, Path(work)),
         }
         if args.one_file_runs:
-            figures.update(one_file_figures(root, Path(work) / "one-file", args.one_file_runs, perfwiki))
+            figures.update(one_file_figures(root, Path(work) / "one-file", args.one_file_runs, perfwiki, hugo))
         for name, value in figures.items():
             print(f"{name} {'n/a' if value is None else f'{value:.2f}'}", flush=True)
         # Here, not at the top: perf_browser builds its sites with this module's build_site.

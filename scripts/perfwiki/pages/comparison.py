@@ -13,6 +13,7 @@ from typing import Any
 
 from .. import charts, tools, units, verdict
 from ..compare import parameter_text
+from . import fold
 
 
 def _printed(tool: str | None) -> str:
@@ -511,7 +512,8 @@ def blocks(
 
 
 def left_out(comparisons: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Runs refused from a comparison, once per report: grouped by reason, each run listed once."""
+    """Runs refused from a comparison, once per report: grouped by reason, each run listed once, the
+    first RUNS_NAMED of a reason (pages/fold.py) with how many it refused (`count`)."""
     groups: dict[str, dict[str, Any]] = {}
     listed: set[tuple[str, str]] = set()  # (reason, run): asked once a refused run, of every run listed
     for comparison in comparisons:
@@ -523,4 +525,4 @@ def left_out(comparisons: list[dict[str, Any]]) -> list[dict[str, Any]]:
                     group["runs"].append(
                         {"run": entry["run"], "environment": entry["environment"], "column": column["title"]}
                     )
-    return list(groups.values())
+    return [fold.folded(group, "runs", fold.RUNS_NAMED) for group in groups.values()]

@@ -10,7 +10,7 @@ from .. import artefacts, chartsvg, datafile, noise, tools, units
 from ..compare import describe, fingerprint_key, parameter_name, parameter_text
 from ..findings import failure
 from ..model import Run
-from . import history, layouts
+from . import fold, history, layouts
 from .run import page_title
 
 
@@ -295,7 +295,9 @@ def index_files(shares: list[dict[str, Any]]) -> dict[str, str]:
             datafile.name(f"environments/{env}"): datafile.dump(
                 chartsvg.attached(
                     {
+                        # Every run, for the page's CSV and JSON; its table lists the first `listed` (pages/fold.py).
                         "runs": [_environment_entry(run) for run in runs],
+                        **({"listed": fold.RUNS_LISTED} if len(runs) > fold.RUNS_LISTED else {}),
                         "related": index["related"].get(env),
                         **({"history": index["history"][env]} if env in index["history"] else {}),
                     }
@@ -308,10 +310,12 @@ def index_files(shares: list[dict[str, Any]]) -> dict[str, str]:
 
 
 def _scenario_document(scenario: dict[str, Any]) -> dict[str, Any]:
-    """What a scenario page reads: its runs without their titles, which the page takes from each
-    run page's (its title, then " — " and its environment: run.page_title)."""
-    runs = [{key: value for key, value in run.items() if key not in ("title", "numbers")} for run in scenario["runs"]]
-    return {**scenario, "runs": runs}
+    """What a scenario page reads: its first RUNS_LISTED runs (pages/fold.py) and how many it has
+    (`count`), without their titles, which the page takes from each run page's (its title, then
+    " — " and its environment: run.page_title)."""
+    shown, count = fold.first(scenario["runs"], fold.RUNS_LISTED)
+    runs = [{key: value for key, value in run.items() if key not in ("title", "numbers")} for run in shown]
+    return {**scenario, "runs": runs, "count": count}
 
 
 def _environment_entry(run: dict[str, Any]) -> dict[str, Any]:

@@ -11,7 +11,7 @@ from ..aliases import Aliases
 from ..findings import SEVERITY_ORDER
 from ..model import SCHEMA_VERSION, Run
 from ..tools.base import Measure
-from . import comparison, network, summary
+from . import comparison, fold, network, summary
 from .run import page_title, raw_page_path, run_page
 
 
@@ -46,24 +46,32 @@ class Report:
         return order
 
 
-def runs_tables(runs: list[Run]) -> list[dict[str, Any]]:
+def runs_tables(runs: list[Run], listed: int = fold.RUNS_LISTED) -> list[dict[str, Any]]:
     """The report's runs, one table per tool (in registry order), each row linked to its run page.
 
-    Every run of every tool is listed; a tool's rows may be several per run (fio: one per direction).
-    A column of measures is shown in one unit, which its header states. A row's cells are those of
-    the columns but the Label, the run's title, which runs-table.html takes from the run's page.
+    A table lists the tool's first `listed` runs (pages/fold.py) and says how many it has (`runs`);
+    a tool's rows may be several per run (fio: one per direction). A column of measures is shown in
+    one unit, which its header states. A row's cells are those of the columns but the Label, the
+    run's title, which runs-table.html takes from the run's page.
     """
     tables = []
     for tool in tools.REGISTRY:
         rows = []
-        for run in (run for run in runs if run.tool == tool.name):
+        shown, count = fold.first([run for run in runs if run.tool == tool.name], listed)
+        for run in shown:
             for suffix, cells in tool.runs_rows(run):
                 # The row's anchor is the run's id, and the part's (a fio direction) when it has several.
                 row = {"run": run.id, "cells": [run.environment, run.title, *cells]}
                 rows.append({**row, "part": suffix} if suffix else row)
         if rows:
             columns = ["Environment", "Label", *tool.runs_columns]
-            table = {"tool": tool.name, "columns": columns, **_in_column_units(rows, columns, tool.printed_prefixes)}
+            table = {
+                "tool": tool.name,
+                "columns": columns,
+                "runs": count,
+                "listed": len(shown),
+                **_in_column_units(rows, columns, tool.printed_prefixes),
+            }
             for row in table["rows"]:
                 # The label is the run page's title before " — <environment>": the page prints it from there.
                 del row["cells"][1]
@@ -160,7 +168,7 @@ def run_index(report: Report) -> list[dict[str, Any]]:
 
 
 def checks_summary(runs: list[Run]) -> list[dict[str, Any]]:
-    """Per check id: severity, message of the first finding, and the runs it flags."""
+    """Per check id: severity, message of the first finding, the first runs it flags and how many it flags (`count`)."""
     summary: dict[str, dict[str, Any]] = {}
     for run in runs:
         for finding in run.checks:
@@ -170,7 +178,8 @@ def checks_summary(runs: list[Run]) -> list[dict[str, Any]]:
             )
             if not entry["runs"] or entry["runs"][-1] != run.id:  # a run's findings come together
                 entry["runs"].append(run.id)
-    return sorted(summary.values(), key=lambda entry: (SEVERITY_ORDER[entry["severity"]], entry["id"]))
+    ordered = sorted(summary.values(), key=lambda entry: (SEVERITY_ORDER[entry["severity"]], entry["id"]))
+    return [fold.folded(entry, "runs", fold.RUNS_NAMED) for entry in ordered]
 
 
 # The recommended fact vocabulary (ARCHITECTURE.md), in the order a reader scans a machine.
@@ -366,10 +375,16 @@ def report_documents(report: Report, with_runs: bool = True) -> ReportDocuments:
     return ReportDocuments(document, views, runs)
 
 
-def run_documents(report: Report, document: dict[str, Any]) -> Iterator[tuple[str, dict[str, Any]]]:
+def run_documents(
+    report: Report, document: dict[str, Any], raw_pages: dict[str, dict[str, int]] | None = None
+) -> Iterator[tuple[str, dict[str, Any]]]:
     """(id, page document) of each run, one at a time: ingest encodes each as it comes rather than
-    holding them all (a sixth of the peak memory of a 10,000-run report)."""
+    holding them all (a sixth of the peak memory of a 10,000-run report). `raw_pages`: per run, the
+    page of its capped raw file that shows each line its page links to, when not the first (pages/raw.py)."""
     facts = {page["id"]: page.get("facts") or {} for page in report.environment_pages}
     raw_index = {entry["source"]: number for number, entry in enumerate(document["raw_files"])}
     for run in report.runs:
-        yield run.id, run_page(run, raw_index[run.source.path], facts.get(run.environment))
+        page = run_page(run, raw_index[run.source.path], facts.get(run.environment))
+        if raw_pages and run.id in raw_pages:
+            page["raw_pages"] = raw_pages[run.id]
+        yield run.id, page
