@@ -182,7 +182,9 @@ def test_a_manual_run_shows_what_it_has_and_no_empty_sections(page, base_url_loc
 
 def test_flags_are_explained_on_the_page_and_work_by_touch(page, base_url_local):
     page.goto(f"{base_url_local}reports/nvme-raw-vs-ext4/")
-    assert "⚠ marks a run a methodology check flagged" in page.locator(".legend").inner_text()
+    # textContent: a section below the screen is not laid out yet (content-visibility), and innerText is
+    # the laid-out text.
+    assert "⚠ marks a run a methodology check flagged" in page.locator(".legend").first.text_content()
     flag = page.locator("table.comparison a.flag").first
     href = flag.get_attribute("href")
     assert href.endswith("#checks-heading")  # a tap opens the run's checks; no hover needed
@@ -282,10 +284,10 @@ def test_the_unit_switch_redraws_charts_and_verdicts_too(page, base_url_local):
     assert page.locator("#chart-raw-device-summary-1-figure .panel__unit").inner_text().startswith("MB/s")
     ssd = page.context.new_page()
     ssd.goto(f"{base_url_local}reports/ssd-cloud-disks-lvm-raid/", wait_until="networkidle")  # remembered: SI
-    verdict = ssd.locator("#cmp-hygon33-dd p.verdict").inner_text()
+    verdict = ssd.locator("#cmp-hygon33-dd p.verdict").text_content()  # not laid out until near the screen
     assert "979 MB/s" in verdict  # dd prints SI; the chart and the table say the same
     ssd.locator("#unit-toggle").click()  # SI -> IEC
-    assert "934 MiB/s" in ssd.locator("#cmp-hygon33-dd p.verdict").inner_text()
+    assert "934 MiB/s" in ssd.locator("#cmp-hygon33-dd p.verdict").text_content()
     ssd.evaluate("localStorage.clear()")
 
 
