@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from perfwiki.perf import serve
+from perfwiki.perf_pageload import CHROMIUM, LAUNCH_ARGS
 
-CHROMIUM = Path("/usr/bin/chromium")
 INSECURE_HOST = "wiki.test"
 
 
@@ -24,15 +24,7 @@ def browser_type_launch_args(browser_type_launch_args):
     return {
         **browser_type_launch_args,
         "executable_path": str(CHROMIUM),
-        "args": [
-            "--no-sandbox",
-            "--disable-dev-shm-usage",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-            "--no-first-run",
-            f"--host-resolver-rules=MAP {INSECURE_HOST} 127.0.0.1",
-        ],
+        "args": [*LAUNCH_ARGS, f"--host-resolver-rules=MAP {INSECURE_HOST} 127.0.0.1"],
     }
 
 

@@ -73,25 +73,13 @@ def run_series(plot: dict[str, Any], metrics: dict[str, Any]) -> dict[str, Any]:
     jobs = metrics.get("jobs") or []
     kind = plot.get("kind")
     if kind == "ladder":
-        series = [
-            {"name": f"{d} ({job.get('name')})", "percentiles": job[d]["percentiles_ns"]}
-            for job in jobs
-            for d in _DIRECTIONS
-            if (job.get(d) or {}).get("percentiles_ns")
-        ]
-        return {**plot, "series": series}
+        return {**plot, "series": _per_direction(jobs, "percentiles_ns", "percentiles")}
     if kind == "histogram":
         first = jobs[0] if jobs else {}
         series = [{"name": str(first.get("name")), "buckets": first["lat_buckets"]}] if first.get("lat_buckets") else []
         return {**plot, "series": series}
     if kind == "bins":
-        series = [
-            {"name": f"{d} ({job.get('name')})", "bins": job[d]["bins_ns"]}
-            for job in jobs
-            for d in _DIRECTIONS
-            if (job.get(d) or {}).get("bins_ns")
-        ]
-        return {**plot, "series": series}
+        return {**plot, "series": _per_direction(jobs, "bins_ns", "bins")}
     if kind == "timeline":
         logs = [log for log in metrics.get("logs") or [] if log.get("kind") == plot.get("log")]
         several = len({log.get("job") for log in logs}) > 1
@@ -106,3 +94,13 @@ def run_series(plot: dict[str, Any], metrics: dict[str, Any]) -> dict[str, Any]:
         unit = {"bw": "B/s", "iops": "IOPS"}.get(plot.get("log"), "ns")
         return {**plot, "series": series, "unit": unit}
     return plot
+
+
+def _per_direction(jobs: list[dict[str, Any]], field: str, name: str) -> list[dict[str, Any]]:
+    """One series per job and direction that has `field` (fio's percentiles or bins), named as a run page names it."""
+    return [
+        {"name": f"{d} ({job.get('name')})", name: job[d][field]}
+        for job in jobs
+        for d in _DIRECTIONS
+        if (job.get(d) or {}).get(field)
+    ]

@@ -150,17 +150,7 @@ def _turns(labels: list[str], plot_px: float) -> bool:
 
 def _polyline(canvas: Canvas, xs: list[float | None], ys: list[float | None]) -> list[str]:
     """Runs of points with both coordinates, as path pieces: a missing value breaks the line."""
-    pieces, run = [], []
-    for fx, fy in zip(xs, ys, strict=True):
-        if fx is None or fy is None:
-            if run:
-                pieces.append(run)
-            run = []
-            continue
-        run.append(f"{canvas.mx(fx)} {canvas.my(fy)}")
-    if run:
-        pieces.append(run)
-    return ["M" + "L".join(piece) for piece in pieces]
+    return ["M" + "L".join(f"{canvas.mx(fx)} {canvas.my(fy)}" for fx, fy in run) for run in _runs(xs, ys)]
 
 
 def _thinned(xs: list[Any], ys: list[Any], most: int = 600) -> tuple[list[Any], list[Any]]:
@@ -222,6 +212,7 @@ def draw_line(
 
 
 def _runs(xs: list[Any], ys: list[Any]) -> list[list[tuple[float, float]]]:
+    """The stretches of (x, y) with both present, in order."""
     found, run = [], []
     for fx, fy in zip(xs, ys, strict=True):
         if fx is None or fy is None:
