@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .kinds import KINDS
+from .kinds import KINDS, bar_room
 
 # fio's directions a run's latency charts draw, in fio's order (tools/fio/pages.py).
 _DIRECTIONS = ("read", "write", "trim")
@@ -28,6 +28,9 @@ def static(plot: dict[str, Any]) -> str | None:
     draw = KINDS.get(plot.get("kind", ""))
     if draw is None or not _has_series(plot):
         return None
+    if plot["kind"] == "bars":  # one value axis for both renderings and both conventions
+        room = bar_room(plot)
+        plot["end"], plot["nticks"] = room["end"], room["nticks"]
     if not switches(plot):
         return draw(plot, "printed").markup()
     printed = "iec" if plot["kind"] == "iterations" else plot.get("printed") or "iec"

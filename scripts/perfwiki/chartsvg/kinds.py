@@ -87,19 +87,20 @@ def xy_canvas(
     y: Axis,
     legend: Legend | None = None,
     y2: Axis | None = None,
-    turned: bool = False,
+    turned: int = 0,
     min_left: float = 0,
     gridx: bool = True,
 ) -> Canvas:
     """The plot area inside room for the legend, the y ticks and title (left), a second axis's
-    (right), the x ticks (turned 45 degrees when `turned`) and title (below); then the grid, ticks
+    (right), the x ticks (turned by `turned` degrees, 45 or 90) and title (below); then the grid, ticks
     and titles drawn."""
     top = 6 + legend.rows * LINE_H + 4 if legend and legend.rows else 16
     left = max(min_left, 10 + _tick_width(y) + (LINE_H + 4 if y.title else 0))
     right = 16 + (_tick_width(y2) + 10 + (LINE_H + 4 if y2.title else 0) if y2 else 0)
     if not turned and x.kind != "category":
         right = _room_for_ticks(x, left, right)
-    tick_room = 0.72 * max([0.0, *(width(label) for _, label in x.ticks)]) + 10 if turned else 18
+    widest = max([0.0, *(width(label) for _, label in x.ticks)])
+    tick_room = {0: 18, 45: 0.72 * widest + 10, 90: widest + 10}[turned]
     bottom = 4 + tick_room + (LINE_H if x.title else 0)
     canvas = Canvas(height, top, right, bottom, left)
     if legend:
@@ -117,7 +118,7 @@ def xy_canvas(
     for value, label in x.ticks:
         at = x.fraction(value)
         if turned:
-            canvas.word(label, canvas.x(at, 3), below + 12, "x r")
+            canvas.word(label, canvas.x(at, 3), below + 12, "x r" if turned == 45 else "x r90")
         else:
             canvas.word(label, canvas.x(at), below + 15, "x")
     if x.title:
@@ -143,9 +144,15 @@ def _escape(text: str) -> str:
     return escape(text, quote=False)
 
 
-def _turns(labels: list[str], plot_px: float) -> bool:
-    """Category labels turn when, level, they would run into each other on a phone."""
-    return bool(labels) and max(width(label) for label in labels) + 6 > plot_px / len(labels)
+def _turns(labels: list[str], plot_px: float) -> int:
+    """How far category labels turn on a phone: 0 when level ones fit side by side, 45 degrees when
+    turned ones then clear each other (a line of text apart), else 90."""
+    if not labels:
+        return 0
+    spacing = plot_px / len(labels)
+    if max(width(label) for label in labels) + 6 <= spacing:
+        return 0
+    return 45 if spacing * 0.7 >= LINE_H - 2 else 90
 
 
 def _polyline(canvas: Canvas, xs: list[float | None], ys: list[float | None]) -> list[str]:
@@ -258,6 +265,35 @@ def _value_room(numbers: list[float | None], texts: list[str | None], labels: li
     return end
 
 
+def _tick_count(end: float, short: bool, plot_px: float, most: int = 4) -> int:
+    """How many ticks (plotly's nticks) a value axis from 0 to `end` takes: `most`, or fewer when their
+    labels would run together on a phone (20,000,000 beside 40,000,000)."""
+    for count in range(most, 1, -1):
+        ticks = axes.linear(0.0, end, count, short=short).ticks
+        gap = plot_px / max(len(ticks) - 1, 1)
+        if max(width(label) for _, label in ticks) + 8 <= gap:
+            return count
+    return 1
+
+
+def bar_room(plot: dict[str, Any]) -> dict[str, Any]:
+    """A bar chart's value axis as its tool printed it, for both renderings: its end in canonical units
+    (`end`, so every value printed beside its bar fits on a phone) and how many ticks it takes
+    (`nticks`). chartsvg.static puts both in the chart's spec, and js/charts.js draws the interactive
+    chart with them: nothing moves when it turns interactive."""
+    values = plot["series"][0]["values"]
+    scale = _scale(plot, "printed", values)
+    numbers = [_scaled(scale, v) for v in values]
+    texts = [scale.text(v) for v in values]
+    end = plot.get("end")
+    end = scale.number(end) if end is not None else _value_room(numbers, texts, plot["labels"], set())
+    names = max([0.0, *(width(f"{label} ") for label in plot["labels"])])
+    plot_px = NARROW - BAR_MARGIN["l"] - BAR_MARGIN["r"] - names - 12
+    largest = max([0.0, *_present(numbers)])
+    nticks = plot.get("nticks") or _tick_count(end, scale.unit in COUNT_UNITS and largest >= 10_000, plot_px)
+    return {"end": end * scale.factor, "nticks": nticks}
+
+
 def bars(plot: dict[str, Any], mode: str) -> Canvas:
     values = plot["series"][0]["values"]
     labels = plot["labels"]
@@ -266,9 +302,9 @@ def bars(plot: dict[str, Any], mode: str) -> Canvas:
     texts = [scale.text(v) for v in values]
     manual = set(plot.get("manual") or [])
     largest = max([0.0, *_present(numbers)])
-    end = _value_room(numbers, texts, labels, manual)
     short = scale.unit in COUNT_UNITS and largest >= 10_000
-    x = axes.linear(0.0, end, 4, short=short)
+    room = bar_room(plot)
+    x = axes.linear(0.0, scale.number(room["end"]), room["nticks"], short=short)
     y = axes.categories(labels, reversed_=True)
     height = 40 + BAR_HEIGHT_PX * max(len(values), 1)
     left = BAR_MARGIN["l"] + max([0.0, *(width(f"{label} ") for label in labels)]) + 4
@@ -483,8 +519,16 @@ def intervals(plot: dict[str, Any], mode: str) -> Canvas:
         names.append((s["name"], "line"))
         if s.get("retransmits"):
             names.append((f"{s['name']} retransmits", "bar"))
+    # The retransmits' swatch as pale as their bars (plotly's opacity 0.4 shows in its legend too).
     legend = (
-        Legend([(name, f"s{i % SERIES}", swatch) for i, (name, swatch) in enumerate(names)]) if len(names) > 1 else None
+        Legend(
+            [
+                (name, f"s{i % SERIES}" + (" faint" if swatch == "bar" else ""), swatch)
+                for i, (name, swatch) in enumerate(names)
+            ]
+        )
+        if len(names) > 1
+        else None
     )
     canvas = xy_canvas(TALL, x, y, legend, y2=y2, min_left=72)
     trace = 0

@@ -140,11 +140,13 @@ function bars(chart, mode, view) {
     showlegend: false,
     bargap: 0.3,
     xaxis: {
-      range: [0, valueRoom(numbers, texts, chart, view)],
+      // The axis the static rendering drew (perfwiki.chartsvg bar_room), so nothing moves when the chart
+      // turns interactive; a chart made in the page (the compare page's) fits its own width.
+      range: [0, present(chart.end) ? number(scale, chart.end) : valueRoom(numbers, texts, chart, view)],
       exponentformat: "none",
       separatethousands: true,
       ...countTicks(scale, largest), // 10k, 20k: five-digit ticks run together on a phone
-      nticks: 4,
+      nticks: chart.nticks || 4,
       tickangle: 0,
       ...FIXED,
     },
@@ -172,10 +174,9 @@ function bars(chart, mode, view) {
     y: chart.labels,
     x: numbers,
     text: texts,
-    // Inside the end of a bar it fits, else beside it; always beside a hatched one, whose stripes
-    // would leave the page showing behind the text, and beside a zero (plotly prints no text on a
-    // bar of no length: 0 retransmits on a shaped path showed as nothing).
-    textposition: values.map((v, i) => (manual.has(i) || !v ? "outside" : "auto")),
+    // Beside the bar, always, as the static rendering prints it (it cannot know whether a value fits
+    // inside): nothing moves when the chart turns interactive. A zero prints too, beside no bar.
+    textposition: "outside",
     // Inside, black or white for the bar's colour; outside, the theme's text on the page.
     insidetextfont: { color: chart.colours.map(onColour) },
     cliponaxis: false,
@@ -349,7 +350,7 @@ function trend(chart, mode) {
   }));
   return lines(traces, {
     showlegend: chart.series.length > 1,
-    xaxis: { type: "date", title: { text: "report date", standoff: 6 }, automargin: true, nticks: 4, tickangle: 0 },
+    xaxis: { type: "date", title: { text: "report date", standoff: 6 }, automargin: true, tickangle: 0, ...reportTicks(chart) },
     yaxis: {
       title: { text: axisTitle(scale) === chart.metric ? chart.metric : `${chart.metric} (${axisTitle(scale)})` },
       rangemode: "tozero",
@@ -357,6 +358,25 @@ function trend(chart, mode) {
       separatethousands: true,
     },
   });
+}
+
+// A tick per report day, at most four, labelled by its date; by its time of day when every report is of
+// one day, to the minute or, when a minute holds two, the second (perfwiki.chartsvg _date_ticks).
+function reportTicks(chart) {
+  const moments = [...new Set(chart.series.flatMap((s) => s.x))].sort();
+  const oneDay = new Set(moments.map((m) => m.slice(0, 10))).size === 1;
+  const clock = new Set(moments.map((m) => m.slice(11, 16))).size === moments.length ? [11, 16] : [11, 19];
+  const days = new Map();
+  moments.forEach((m) => {
+    const key = oneDay && m.length >= 16 ? m.slice(...clock) : m.slice(0, 10);
+    if (!days.has(key)) days.set(key, m);
+  });
+  let picked = [...days.entries()];
+  if (picked.length > 4) {
+    const step = Math.ceil(picked.length / 4);
+    picked = picked.filter((_, i) => i % step === 0);
+  }
+  return { tickmode: "array", tickvals: picked.map(([, m]) => m), ticktext: picked.map(([key]) => key) };
 }
 
 // mbw's copy rate per iteration and method, in the unit mbw prints (MiB/s) or SI.
@@ -372,7 +392,7 @@ function iterations(chart, mode) {
   // No showlegend: plotly's default, a legend as soon as there are two methods.
   return lines(traces, {
     xaxis: { title: { text: "iteration" }, tick0: 0, dtick: 1 }, // whole iterations
-    yaxis: { title: { text: scale.label }, rangemode: "tozero" },
+    yaxis: { title: { text: scale.label }, rangemode: "tozero", exponentformat: "none", separatethousands: true },
   });
 }
 
@@ -491,6 +511,19 @@ function themeLayout() {
   };
 }
 
+// On a touch screen a swipe over a chart scrolls the page: no drag-zoom there (a tap still shows values).
+const touch = window.matchMedia("(pointer: coarse)");
+function fixedForTouch(layout) {
+  if (!touch.matches) return layout;
+  const fixed = { ...layout, dragmode: false };
+  Object.keys(layout)
+    .filter((key) => /^[xy]axis\d*$/.test(key))
+    .forEach((key) => {
+      fixed[key] = { ...layout[key], fixedrange: true };
+    });
+  return fixed;
+}
+
 function themed(layout) {
   const theme = themeLayout();
   const axes = Object.keys(layout).filter((key) => /^[xy]axis\d*$/.test(key));
@@ -523,7 +556,7 @@ function draw(element, chart) {
   const spec = figure(chart, document.documentElement.dataset.units || "printed", view);
   window.perfwikiFigures[element.id] = JSON.parse(JSON.stringify(spec));
   drawn.set(element, { chart, width: view.width });
-  return Plotly.react(element, spec.data, themed(spec.layout), CONFIG);
+  return Plotly.react(element, spec.data, themed(fixedForTouch(spec.layout)), CONFIG);
 }
 
 // What was drawn and is still on the page (compare.js replaces its chart when the selection changes).
@@ -628,6 +661,7 @@ const started = new WeakMap(); // element -> the promise of its interactive draw
 async function interactive(element) {
   const node = document.getElementById(element.dataset.chart);
   if (!node) return;
+  element.dataset.loading = "true"; // main.css says so over the chart until plotly has drawn it
   await loadPlotly();
   const chart = await withNumbers(element, JSON.parse(node.textContent));
   const stills = [...element.querySelectorAll(":scope > .chart__static")];
@@ -637,6 +671,7 @@ async function interactive(element) {
   }
   await draw(element, chart);
   stills.forEach((still) => still.remove());
+  delete element.dataset.loading;
   element.dataset.interactive = "true";
   if (switches(chart)) document.addEventListener("perfwiki:units", () => draw(element, chart));
 }
