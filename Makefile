@@ -59,6 +59,8 @@ $(PLOTLY_JS): node_modules/.installed scripts/plotly-bundle.mjs
 	mkdir -p $(dir $@)
 	node scripts/plotly-bundle.mjs $@
 	cp node_modules/plotly.js/LICENSE $(dir $@)plotly-LICENSE.txt
+	@# The bundle vendored before this one: Hugo would not publish it, but copies of the site carry it.
+	rm -f $(dir $@)plotly-cartesian.min.js
 
 setup: $(VENV)/.installed $(PLOTLY_JS)
 
