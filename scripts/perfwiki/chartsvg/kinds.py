@@ -16,6 +16,7 @@ from html import escape
 from typing import Any
 
 from .. import units
+from ..tools.fio.pages import bucket_shares
 from . import axes
 from .axes import Axis
 from .canvas import Canvas
@@ -384,18 +385,9 @@ def ladder(plot: dict[str, Any], mode: str) -> Canvas:
     return canvas
 
 
-def _bucket_label(bucket: dict[str, Any]) -> str:
-    return f"≥ {units.format_ns(bucket['ge_ns'])}" if "ge_ns" in bucket else f"≤ {units.format_ns(bucket['le_ns'])}"
-
-
 def histogram(plot: dict[str, Any], mode: str) -> Canvas:
     series = plot["series"]
-    edges: dict[str, float] = {}
-    for s in series:
-        for bucket in s["buckets"]:
-            edges[_bucket_label(bucket)] = bucket["ge_ns"] + 0.5 if "ge_ns" in bucket else bucket["le_ns"]
-    labels = sorted(edges, key=edges.get)
-    shares = [{_bucket_label(b): b["pct"] for b in s["buckets"]} for s in series]
+    labels, shares = bucket_shares([s["buckets"] for s in series])
     largest = max([0.0, *(v for share in shares for v in share.values() if v is not None)])
     y = axes.linear(0.0, largest * 1.05 or 1.0, axes.auto_count(TALL - 100, True), suffix="%")
     y.title = "% of I/Os"

@@ -237,19 +237,24 @@ def _bucket_label(bucket: dict[str, Any]) -> str:
     return f"≤ {units.format_ns(bucket['le_ns'])}"
 
 
+def bucket_shares(series: list[list[dict[str, Any]]]) -> tuple[list[str], list[dict[str, float]]]:
+    """fio's latency buckets of several runs on one axis: every bucket's label ("≤ 750 µs", "≥ 2 s") in
+    the order of its edge, and each run's share of I/Os by label. The table below a histogram and its
+    static rendering (perfwiki.chartsvg) read them alike."""
+    edges: dict[str, float] = {}
+    for buckets in series:
+        for bucket in buckets:
+            edges[_bucket_label(bucket)] = bucket["ge_ns"] + 0.5 if "ge_ns" in bucket else bucket["le_ns"]
+    labels = sorted(edges, key=edges.get)
+    return labels, [{_bucket_label(bucket): bucket["pct"] for bucket in buckets} for buckets in series]
+
+
 def bucket_histogram(series: list[tuple[str, list[dict[str, Any]]]], chart_id: str) -> dict[str, Any] | None:
     """fio's latency distribution (share of I/Os per bucket), overlaid across runs."""
     series = [(name, buckets) for name, buckets in series if buckets]
     if not series:
         return None
-    edges: dict[str, float] = {}
-    for _, buckets in series:
-        for bucket in buckets:
-            edges[_bucket_label(bucket)] = bucket.get("le_ns", bucket.get("ge_ns", 0)) + (
-                0.5 if "ge_ns" in bucket else 0
-            )
-    labels = sorted(edges, key=edges.get)
-    shares = [{_bucket_label(bucket): bucket["pct"] for bucket in buckets} for _, buckets in series]
+    labels, shares = bucket_shares([buckets for _, buckets in series])
     rows = [
         [label] + [None if share.get(label) is None else f"{share[label]:.2f}%" for share in shares] for label in labels
     ]
