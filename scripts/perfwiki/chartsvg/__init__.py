@@ -28,9 +28,6 @@ def static(plot: dict[str, Any]) -> str | None:
     draw = KINDS.get(plot.get("kind", ""))
     if draw is None or not _has_series(plot):
         return None
-    if plot["kind"] == "bars":  # one value axis for both renderings and both conventions
-        room = bar_room(plot)
-        plot["end"], plot["nticks"] = room["end"], room["nticks"]
     if not switches(plot):
         return draw(plot, "printed").markup()
     printed = "iec" if plot["kind"] == "iterations" else plot.get("printed") or "iec"
@@ -51,6 +48,9 @@ def attach(node: Any) -> None:
     if isinstance(node, dict):
         plot = node.get("plot")
         if isinstance(plot, dict) and "kind" in plot and "id" in node and "static" not in node:
+            if plot["kind"] == "bars" and _has_series(plot):
+                # The value axis the static rendering draws, in the spec: plotly draws the same one.
+                plot.update(bar_room(plot))
             markup = static(plot)
             if markup:
                 node["static"] = markup

@@ -280,7 +280,7 @@ def _tick_count(end: float, short: bool, plot_px: float, most: int = 4) -> int:
 def bar_room(plot: dict[str, Any]) -> dict[str, Any]:
     """A bar chart's value axis as its tool printed it, for both renderings: its end in canonical units
     (`end`, so every value printed beside its bar fits on a phone) and how many ticks it takes
-    (`nticks`). chartsvg.static puts both in the chart's spec, and js/charts.js draws the interactive
+    (`nticks`). chartsvg.attach puts both in the chart's spec, and js/charts.js draws the interactive
     chart with them: nothing moves when it turns interactive."""
     values = plot["series"][0]["values"]
     scale = _scale(plot, "printed", values)
