@@ -5,6 +5,7 @@ largest_page_html_kib and one_file_largest_page_html_kib)."""
 from __future__ import annotations
 
 import html
+import json
 import re
 import subprocess
 from pathlib import Path
@@ -62,11 +63,42 @@ def _report(public: Path, slug: str) -> str:
     return (public / "reports" / slug / "index.html").read_text(encoding="utf-8")
 
 
+def _tables(public: Path, slug: str) -> str:
+    """A report's tables page: where a report of more than fold.TABLES_APART_RUNS runs keeps its tables."""
+    return (public / "reports" / slug / "tables" / "index.html").read_text(encoding="utf-8")
+
+
+def test_a_report_of_many_runs_keeps_its_tables_on_a_page_of_their_own(large_reports, built_site):
+    assert FEW > fold.TABLES_APART_RUNS
+    page, tables = _report(large_reports, "many"), _tables(large_reports, "many")
+    # The report page: verdicts and charts, and links to the tables, none of which it carries.
+    assert '<table class="runs">' not in page and '<table class="comparison">' not in page
+    assert 'href="/reports/many/tables/#runs-heading"' in page
+    linked = re.findall(r'href="/reports/many/tables/#cmp-([^"]+)"', page)
+    assert linked
+    # The tables page: each linked comparison's table under its anchor, leading back, and the runs.
+    for block in linked:
+        start = tables.index(f'id="cmp-{block}"')
+        assert f'href="/reports/many/#cmp-{block}"' in tables[start : start + 600]
+        assert '<table class="comparison">' in tables[start : tables.index("</section>", start)]
+    assert tables.count('<table class="runs">') == 1
+    # Every chart's spec in the report's charts.json, fetched on the first interaction; none in the page.
+    specs = json.loads((large_reports / "reports" / "many" / "charts.json").read_text(encoding="utf-8"))
+    charts = re.findall(r'<div [^>]*\bid="([^"]+)" data-chart="[^"]+" data-specs="/reports/many/charts.json"', page)
+    assert charts and set(charts) <= set(specs)
+    assert all(specs[chart]["kind"] for chart in charts)
+    assert '<script type="application/json"' not in page
+    # A report of fewer runs keeps its tables: the example's largest.
+    example = built_site / "bench" / "reports" / "vm-vs-bare-metal"
+    assert '<table class="comparison">' in (example / "index.html").read_text(encoding="utf-8")
+    assert not (example / "tables").exists()
+
+
 def test_a_report_page_grows_by_a_few_bytes_a_run_past_its_fold(large_reports):
     few, many = (len(_report(large_reports, slug).encode()) for slug in ("few", "many"))
     assert (many - few) / (MANY - FEW) < MAX_BYTES_PER_RUN_PAST_THE_FOLD, (few, many)
     for slug, count in (("few", FEW), ("many", MANY)):
-        page = _report(large_reports, slug)
+        page = _tables(large_reports, slug)
         table = page[page.index('<table class="runs">') : page.index("</table>", page.index('<table class="runs">'))]
         # The first runs of the file, one row each (the transcript's fio runs read only: a row a direction).
         rows = re.findall(r'<tr id="([^"]+)">', table)
@@ -76,6 +108,7 @@ def test_a_report_page_grows_by_a_few_bytes_a_run_past_its_fold(large_reports):
         assert f'href="/runs/?report={slug}&amp;tool=fio"' in said
         assert f'href="/reports/{slug}/index.json"' in said
         # The checks that flag every run name the first few and count the rest.
+        page = _report(large_reports, slug)
         summaries = re.findall(r'<details class="check__runs"><summary>([\d,]+) runs</summary>(.*?)</details>', page)
         assert summaries and all(len(re.findall("<a ", links)) <= fold.RUNS_NAMED for _, links in summaries)
         flagged = int(summaries[0][0].replace(",", ""))

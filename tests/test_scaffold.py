@@ -30,7 +30,7 @@ def small_site(target: Path) -> Path:
     site = copy_site_sources(target)
     for folder in ("reports", "environments"):
         for path in (site / "content" / folder).iterdir():
-            if path.name != "_index.md":
+            if not path.name.startswith("_"):  # the section's own files (_index.md, a content adapter) stay
                 shutil.rmtree(path) if path.is_dir() else path.unlink()
     for generated in ("reports", "runs"):
         shutil.rmtree(site / "site" / "static" / generated, ignore_errors=True)

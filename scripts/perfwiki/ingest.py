@@ -23,6 +23,7 @@ import contextlib
 import errno
 import fcntl
 import functools
+import json
 import os
 import sys
 from collections.abc import Callable, Iterator
@@ -30,8 +31,22 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
-from . import aliases, artefacts, cache, claims, compare, content, datafile, exports, naming, progress, publish, tools
-from . import renames as run_renames  # on a line of its own: the shared line above stays as it was
+from . import (
+    aliases,
+    artefacts,
+    cache,
+    chartsvg,  # a report's chart specs, published apart, back into its views (load_report)
+    claims,
+    compare,
+    content,
+    datafile,
+    exports,
+    naming,
+    progress,
+    publish,
+    tools,
+)
+from . import renames as run_renames  # named apart: the runs renamed, beside the reports
 from . import scenario_aliases as scenario_renames  # beside run_renames: old scenario keys
 from . import secrets as secret_patterns
 from . import validate as validation  # on a line of its own too
@@ -407,6 +422,8 @@ def build_report(root: Path, job: ReportJob) -> ReportOutcome:
             "index.json": OnDisk(store.mark("exports", job.key, ".json")),
             "index.csv": exports.comparisons_csv(job.slug, report.comparisons).encode("utf-8"),
         }
+        # The specs of the report page's charts, which its page fetches when the reader reaches for one.
+        spool.add("raw", f"{job.slug}/charts.json", json.dumps(documents.charts, separators=(",", ":")))
         # The exports at the report's former addresses too: a static host cannot redirect a download,
         # and two small files are cheap. Their run page addresses are relative (../../runs/<slug>/...),
         # so from there they still lead to the runs.
@@ -835,7 +852,8 @@ def _publish_raw_files(root: Path, job: ReportJob) -> None:
 
 
 def load_report(root: Path, report_slug: str) -> dict[str, Any]:
-    """A report's document from data/, with its page's views, its comparisons and its runs (in order) read back in.
+    """A report's document from data/, with its page's views (its charts' specs in place), its comparisons and its
+    runs (in order) read back in.
 
     The runs are the published ones (site/static/runs/<report>/<id>/index.json), every field
     of the run schema: data/ holds only what their pages show. The comparisons are those of
@@ -843,7 +861,10 @@ def load_report(root: Path, report_slug: str) -> dict[str, Any]:
     """
     data = root / "data"
     document = datafile.load(data / datafile.name(f"reports/{report_slug}"))
-    document["views"] = datafile.load(data / datafile.name(f"views/{report_slug}"))
+    charts = root / PUBLISHED_RAW / report_slug / "charts.json"  # its charts' specs, published apart
+    document["views"] = chartsvg.specs_back(
+        datafile.load(data / datafile.name(f"views/{report_slug}")), datafile.load(charts) if charts.is_file() else {}
+    )
     document["comparisons"] = datafile.load(root / PUBLISHED_RAW / report_slug / "index.json")["comparisons"]
     folder = root / PUBLISHED_RUNS / report_slug
     document["runs"] = [datafile.load(folder / entry["id"] / "index.json") for entry in document["run_index"]]

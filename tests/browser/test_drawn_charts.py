@@ -244,10 +244,11 @@ DRAWN = """() => {
         bar_gaps: Boolean(pattern) && !pattern.querySelector("rect"),
       });
     });
-    const series = document.getElementById(`${plot.id}-series`);
+    // The spec the chart was drawn from (in the page, or a report's charts.json); the compare page has none.
+    const spec = ((window.perfwikiCharts || {}).specs || {})[plot.id];
     return {
       id: plot.id,
-      kind: series ? JSON.parse(series.textContent).kind : "compare",
+      kind: spec ? spec.kind : "compare",
       figure: window.perfwikiFigures[plot.id],
       // Each trace as plotly took it: a type the bundle lacks comes out as a hidden scatter.
       traces: plot._fullData.map((trace) => trace.type),

@@ -63,6 +63,40 @@ def attach(node: Any) -> None:
                 attach(value)
 
 
+def specs_apart(node: Any) -> dict[str, Any]:
+    """Every chart in `node` that has a static rendering, its spec taken out ({id: plot}).
+
+    A page shows the static rendering and needs the spec only when the reader reaches for a chart:
+    published apart (a report's charts.json), the specs of a report of 60 charts are some 40 KB its
+    page does not carry. A chart without a static rendering keeps its spec: it is drawn at once.
+    """
+    found: dict[str, Any] = {}
+    if isinstance(node, dict):
+        if node.get("static") and isinstance(node.get("plot"), dict) and "id" in node:
+            found[str(node["id"])] = node.pop("plot")
+        for value in node.values():
+            if isinstance(value, dict | list):
+                found.update(specs_apart(value))
+    elif isinstance(node, list):
+        for value in node:
+            if isinstance(value, dict | list):
+                found.update(specs_apart(value))
+    return found
+
+
+def specs_back(node: Any, specs: dict[str, Any]) -> Any:
+    """`node` with each chart's spec from `specs` (what specs_apart took out) in place again."""
+    if isinstance(node, dict):
+        if "plot" not in node and node.get("static") and node.get("id") in specs:
+            node["plot"] = specs[node["id"]]
+        for value in node.values():
+            specs_back(value, specs)
+    elif isinstance(node, list):
+        for value in node:
+            specs_back(value, specs)
+    return node
+
+
 def attached(document: Any) -> Any:
     """`document`, its charts given their static renderings (attach)."""
     attach(document)

@@ -16,6 +16,12 @@ T = TypeVar("T")
 # shows at a time (js/runs.js, PAGE). A row of a report's fio runs table is some 450 bytes of HTML,
 # so a table is under 100 KB a direction whatever the report's size.
 RUNS_LISTED = 200
+# A report of more runs than this keeps its tables on a page of their own (/reports/<slug>/tables/):
+# the per-environment summary, each comparison's medians, ranges and runs, and the runs tables. Its
+# page keeps the verdicts and the charts. A report of 300 runs and 60 charts made a 586 KiB page
+# whose tables were 354 KiB, the whole of it parsed and laid out before its first chart showed on a
+# phone (issue 32); the example's largest report, 93 runs, is 193 KiB with its tables.
+TABLES_APART_RUNS = 100
 # Runs named in a line of text (a check's runs, the runs left out of comparisons): a link each.
 RUNS_NAMED = 50
 

@@ -320,6 +320,7 @@ class ReportDocuments:
     document: dict[str, Any]
     views: dict[str, Any]
     runs: dict[str, dict[str, Any]]
+    charts: dict[str, Any] = field(default_factory=dict)  # the specs of its charts, published as charts.json
 
 
 def report_documents(report: Report, with_runs: bool = True) -> ReportDocuments:
@@ -351,6 +352,9 @@ def report_documents(report: Report, with_runs: bool = True) -> ReportDocuments:
         "run_index": run_index(report),
         "raw_files": raw_files(report.runs, report.aliases),
     }
+    if len(report.runs) > fold.TABLES_APART_RUNS:
+        # Its tables on a page of their own, which content/reports/_content.gotmpl makes.
+        document["tables"] = {"title": f"{report.front_matter.get('title') or report.slug}: tables"}
     # The one alias table (aliases.py) every citation and export resolves an old run id or slug by.
     if report.aliases.document():
         document["aliases"] = report.aliases.document()
@@ -371,8 +375,9 @@ def report_documents(report: Report, with_runs: bool = True) -> ReportDocuments:
     if under_load:  # pings paired with a load (underload.py): network reports only
         views["under_load"] = under_load
     chartsvg.attach(views)  # every chart's static rendering, read by the report page alone
+    charts = chartsvg.specs_apart(views)  # fetched when the reader reaches for a chart (js/charts.js)
     runs = dict(run_documents(report, document)) if with_runs else {}
-    return ReportDocuments(document, views, runs)
+    return ReportDocuments(document, views, runs, charts)
 
 
 def run_documents(

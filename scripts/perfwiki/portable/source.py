@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import functools
+import json
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .. import aliases, datafile
+from .. import aliases, chartsvg, datafile
 from ..content import FrontMatterError, read_front_matter
 from ..ingest import PUBLISHED_RAW, PUBLISHED_RUNS
 from ..pages.index import report_date
@@ -81,7 +82,7 @@ class Source:
             narrative=narrative,
             narrative_line=line,
             document=datafile.load(document_path),
-            views=datafile.load(data / datafile.name(f"views/{slug}")),
+            views=_with_specs(datafile.load(data / datafile.name(f"views/{slug}")), root / PUBLISHED_RAW / slug),
         )
 
     @property
@@ -169,3 +170,10 @@ def headline(page: dict[str, Any]) -> list[dict[str, Any]]:
 
 def exports_url(source: Source) -> str:
     return source.url(f"{PUBLISHED_RAW.name}/{source.slug}/index.json")
+
+
+def _with_specs(views: dict[str, Any], published: Path) -> dict[str, Any]:
+    """The report page's views with each chart's spec back in place: ingest publishes them apart, as
+    charts.json beside the report's exports (chartsvg.specs_apart), and the export draws every chart."""
+    path = published / "charts.json"
+    return chartsvg.specs_back(views, json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {})

@@ -656,14 +656,39 @@ function loadPlotly() {
 const plots = () => [...document.querySelectorAll("[data-chart]")];
 const started = new WeakMap(); // element -> the promise of its interactive drawing
 
+// A chart's spec: in the page beside it, or, on a report page, in the report's charts.json
+// (perfwiki.chartsvg.specs_apart), fetched once for all its charts.
+const specFiles = new Map(); // url -> the promise of {chart id: spec}
+const specs = {}; // chart id -> the spec it was drawn from (the browser tests read it)
+async function specOf(element) {
+  const node = document.getElementById(element.dataset.chart);
+  if (node) return JSON.parse(node.textContent);
+  const url = element.dataset.specs;
+  if (!url) return null;
+  if (!specFiles.has(url)) {
+    specFiles.set(
+      url,
+      fetch(url).then((response) => {
+        if (!response.ok) throw new Error(`${url}: ${response.status} ${response.statusText}`);
+        return response.json();
+      }),
+    );
+  }
+  return (await specFiles.get(url))[element.id] || null;
+}
+
 // The static rendering stays in place, over the chart, until plotly has drawn it at the same height:
 // nothing moves and nothing goes blank.
 async function interactive(element) {
-  const node = document.getElementById(element.dataset.chart);
-  if (!node) return;
+  if (!element.dataset.specs && !document.getElementById(element.dataset.chart)) return;
   element.dataset.loading = "true"; // main.css says so over the chart until plotly has drawn it
-  await loadPlotly();
-  const chart = await withNumbers(element, JSON.parse(node.textContent));
+  const [spec] = await Promise.all([specOf(element), loadPlotly()]);
+  if (!spec) {
+    delete element.dataset.loading;
+    return;
+  }
+  specs[element.id] = spec;
+  const chart = await withNumbers(element, spec);
   const stills = [...element.querySelectorAll(":scope > .chart__static")];
   if (stills.length) {
     element.style.height = `${element.offsetHeight}px`;
@@ -735,7 +760,7 @@ async function everyChart() {
 
 // For the browser tests: the same formatting the charts print, to compare with units.py.
 window.perfwikiFormat = { scaleFor, scaleOf, text, axisTitle, significant, bitsPerSecond, nanoseconds };
-window.perfwikiCharts = { figure, interactive: everyChart, hydrate };
+window.perfwikiCharts = { figure, interactive: everyChart, hydrate, specs };
 
 if (document.readyState === "loading") {
   document.addEventListener("DOMContentLoaded", drawBare);
