@@ -83,8 +83,9 @@ def site_skeleton(root: Path, out: Path) -> None:
     content = out / "content"
     for source in sorted((root / "content").iterdir()):
         # A section's own files (_index.md, a content adapter such as reports' tables pages) without its pages.
-        own = [item for item in sorted(source.iterdir()) if item.name.startswith("_")]
-        kept = own if source.name in ("reports", "environments") else [source]
+        kept = [source]
+        if source.name in ("reports", "environments"):
+            kept = [item for item in sorted(source.iterdir()) if item.name.startswith("_")]
         for item in kept:
             target = content / item.relative_to(root / "content")
             target.parent.mkdir(parents=True, exist_ok=True)

@@ -83,7 +83,7 @@ def test_every_run_has_a_page_with_its_exact_command(built_site):
         assert "command" in button_targets
 
 
-def test_report_page_links_every_run_and_carries_the_chart_spec(built_site):
+def test_report_page_links_every_run_and_publishes_the_chart_specs(built_site):
     html = (built_site / "bench" / "reports" / REPORT / "index.html").read_text(encoding="utf-8")
     document = report_document()
     for run in document["runs"]:
@@ -91,9 +91,13 @@ def test_report_page_links_every_run_and_carries_the_chart_spec(built_site):
     page = read_page(built_site, f"reports/{REPORT}")
     # The summary leads with its verdict, then a panel per column with both environments in it.
     assert page.by_id["cmp-raw-device-summary-title"].strip() == "Raw device vs ext4 summary"
-    # The page carries the panel's numbers, not a plotly layout: js/charts.js draws the bars
+    # The panel's numbers, not a plotly layout, published beside the page in the report's charts.json,
+    # which the panel names and js/charts.js fetches when the reader reaches for a chart
     # (tests/browser/test_drawn_charts.py checks what it draws).
-    bars = json.loads(page.by_id["chart-raw-device-summary-1-series"])
+    assert page.attributes["chart-raw-device-summary-1"]["data-specs"] == f"/bench/reports/{REPORT}/charts.json"
+    assert "chart-raw-device-summary-1-series" not in page.by_id  # not in the page as well
+    specs = json.loads((built_site / "bench" / "reports" / REPORT / "charts.json").read_text(encoding="utf-8"))
+    bars = specs["chart-raw-device-summary-1"]
     assert bars["kind"] == "bars" and bars["unit"] == "B/s" and bars["printed"] == "iec"
     # ext4 "beats" the raw device under it: drawn, and labelled as left out of the verdict.
     assert bars["labels"] == ["nvme-raw (baseline)", "nvme-ext4 (typed) (left out)"]
