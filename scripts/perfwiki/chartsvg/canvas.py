@@ -69,9 +69,9 @@ class Canvas:
         shown = f" data-units='{units}'" if units else ""
         width = _n(self.left + self.right)
         return (
-            # Its exact height, for main.css's content-visibility: a chart off screen is not laid out (its
+            # Its height, set, for main.css's content-visibility: a chart off screen is not laid out (its
             # words were most of the first layout of a report of 60 charts), and takes the same room.
-            f"<div class='chart__static'{shown} style='contain-intrinsic-block-size:{self.height}px'>"
+            f"<div class='chart__static'{shown} style='height:{self.height}px'>"
             f"<svg class='chart__words' width='100%' height='{self.height}' aria-hidden='true' focusable='false'>"
             f"{''.join(self.words)}</svg>"
             f"<svg class='chart__marks' style='left:{_n(self.left)}px;top:{_n(self.top)}px;"
