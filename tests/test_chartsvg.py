@@ -32,7 +32,9 @@ def charts_in(node):
 
 def shown(markup: str, convention: str | None = None) -> str:
     """The rendering a reader sees by default: the printed convention's, for a chart of bytes."""
-    parts = re.findall(r"<div class='chart__static'(?: data-units='([^']*)')?>(.*?</svg></div>)", markup)
+    parts = re.findall(
+        r"<div class='chart__static'(?: data-units='([^']*)')?(?: style='[^']*')?>(.*?</svg></div>)", markup
+    )
     for units, body in parts:
         if convention is None and (not units or "printed" in units.split()):
             return body

@@ -257,14 +257,19 @@ def _ranking(baseline: str, like: dict[str, list[Entry]]) -> str:
             said += f" (from {speed(spread[0], unit=unit)} to {speed(spread[-1], unit=unit)})"
         return said
 
+    counts = sorted({len(entries) for env, entries in like.items() if env != baseline})
+    over = f"{counts[0]}" if len(counts) == 1 else f"{counts[0]} to {counts[-1]}"
+    means_over = f"Geometric means over each environment's {over} like-for-like scenarios."
+    others = [env for env in ranked if env != baseline]
+    if others and all(speed(means[env], unit=unit) == "even" for env in others):
+        # A fastest and a slowest "even with" the baseline would rank noise.
+        return f"Every environment even with {baseline} (within ±{noise.EVEN * 100:.0f} %). {means_over}"
     best, worst = ranked[0], ranked[-1]
     top, bottom = _extremes(unit)
     said = f"{top}: {told(best)}; {bottom}: {told(worst)}"
     if best == baseline and len(ranked) > 2:
         said += f"; closest to it: {told(ranked[1])}"
-    counts = sorted({len(entries) for env, entries in like.items() if env != baseline})
-    over = f"{counts[0]}" if len(counts) == 1 else f"{counts[0]} to {counts[-1]}"
-    return f"{said}. Geometric means over each environment's {over} like-for-like scenarios."
+    return f"{said}. {means_over}"
 
 
 def _differs_in(a: dict[str, Any], b: dict[str, Any]) -> set[str]:

@@ -57,6 +57,8 @@ def _row(
         else:
             row["said"] = verdict.words(unit)[0 if mean > 1 else 1]  # "better"/"worse" for what is no speed
         row["bar"] = _bar(mean)
+        if row["said"] == "even":  # grey: a red or green sliver beside "1.00× even" says slower or faster
+            row["bar"]["side"] = "even"
     return row
 
 

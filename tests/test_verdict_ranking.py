@@ -1,0 +1,26 @@
+"""A comparison of three or more environments ranks them by their geometric mean against the baseline;
+when every one is even with it, a "fastest" and a "slowest" would rank noise, so the verdict says so."""
+
+from __future__ import annotations
+
+import copy
+
+from perfwiki import verdict
+from perfwiki.ingest import load_report
+
+
+def test_environments_all_even_with_the_baseline_are_not_ranked(ingested):
+    comparisons = {found["id"]: found for found in load_report(ingested, "vm-vs-bare-metal")["comparisons"]}
+    # The physical host against eight VMs in 4 KiB random I/O: a ranking, as measured.
+    measured = comparisons["local-storage-iops-of-the-physical-host"]
+    said = verdict.comparison_verdict(measured)
+    assert said.startswith("Fastest: r730-host (the baseline); slowest: win2008-vm-cache-none, 46.3 % slower")
+    # The same comparison with every VM within 2 % of the host in every scenario.
+    even = copy.deepcopy(measured)
+    for number, row in enumerate(even["rows"]):
+        for cell in row["cells"]:
+            if cell.get("relative"):
+                cell["relative"] = 0.98 if number % 2 else 1.02
+    said = verdict.comparison_verdict(even)
+    assert said.startswith("Every environment even with r730-host (within ±5 %). Geometric means over each")
+    assert "slowest" not in said and "Fastest" not in said
