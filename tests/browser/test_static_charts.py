@@ -72,19 +72,28 @@ def test_plotly_is_fetched_only_when_the_reader_reaches_for_a_chart(browser, bas
         page.evaluate("window.scrollBy(0, window.innerHeight)")
         page.wait_for_timeout(100)
     page.wait_for_timeout(500)
-    assert [url for url in fetched if "plotly" in url] == []
+    assert [url for url in fetched if "plotly" in url or url.endswith("/charts.json")] == []
     assert page.locator("svg.main-svg").count() == 0
     page.evaluate("window.scrollTo(0, 0)")
     plot = page.locator("[data-chart]").first
     plot.scroll_into_view_if_needed()
     before = plot.bounding_box()
+    printed = plot.evaluate(
+        "el => [...el.querySelectorAll('.chart__static text.v')].filter(t => t.getBBox().width).map(t => t.textContent)"
+    )
     plot.tap()
     plot.locator("svg.main-svg").first.wait_for(state="visible")
     assert len([url for url in fetched if "plotly" in url]) == 1
+    # The report's chart specs, fetched with plotly, once for all its charts.
+    assert [url for url in fetched if url.endswith("/charts.json")] == [f"{base_url_local}{REPORT}charts.json"]
     assert plot.get_attribute("data-interactive") == "true"
     assert plot.locator(".chart__static").count() == 0
     after = plot.bounding_box()
     assert (after["y"], after["height"]) == (before["y"], before["height"])  # nothing moved
+    # The tap was for a value: the one under it shows without a second tap.
+    plot.locator(".hoverlayer text").first.wait_for()
+    hover = " ".join(plot.locator(".hoverlayer text").all_text_contents())
+    assert printed and any(value in hover for value in printed), (printed, hover)
     context.close()
 
 

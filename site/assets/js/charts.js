@@ -737,10 +737,33 @@ function watchTheRest() {
   plots().forEach((element) => seen.observe(element));
 }
 
+// A tap that turned a chart interactive was meant for a value: once drawn, plotly shows the one under
+// it, as a second tap would have (a phone has no hover to show it before).
+function showTapped(element, point) {
+  const size = element._fullLayout && element._fullLayout._size;
+  if (!point || !size || !window.Plotly.Fx) return;
+  const box = element.getBoundingClientRect();
+  window.Plotly.Fx.hover(element, { xpx: point.x - box.left - size.l, ypx: point.y - box.top - size.t });
+}
+
+const tappedAt = new WeakMap(); // element -> where the reader tapped it before it was interactive
+
 function reachedFor(event) {
   const element = event.target instanceof Element ? event.target.closest("[data-chart]") : null;
   if (!element) return;
-  hydrate(element).then(watchTheRest, (error) => console.error(error));
+  if ((event.type === "pointerdown" || event.type === "touchstart") && element.dataset.interactive !== "true") {
+    const at = (event.touches && event.touches[0]) || event;
+    tappedAt.set(element, { x: at.clientX, y: at.clientY });
+  }
+  hydrate(element).then(
+    () => {
+      const point = tappedAt.get(element);
+      tappedAt.delete(element);
+      showTapped(element, point);
+      watchTheRest();
+    },
+    (error) => console.error(error),
+  );
 }
 ["pointerover", "pointerdown", "touchstart", "focusin"].forEach((type) =>
   document.addEventListener(type, reachedFor, { passive: true, capture: true }),
