@@ -20,6 +20,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .. import tools, units
+from ..compare import fingerprint_key
 from ..model import Run
 
 THROUGHPUT_TOOLS = ("iperf3", "iperf2")
@@ -109,6 +110,29 @@ def _cell(runs: list[Run], read: Callable[[Run], float | None], show: Callable[[
     return cell
 
 
+def _scenario(run: Run) -> str:
+    return fingerprint_key(run.fingerprints.get(None) or {})
+
+
+def _one_scenario(runs_by_env: list[list[Run]]) -> tuple[list[list[Run]], int]:
+    """Each environment's runs of the column's one scenario, and how many scenarios the column had.
+
+    A median over two scenarios (pings at two intervals, iperf2 with two window sizes) is a number no
+    run measured, and rows of different scenarios are no comparison: the column keeps the scenario
+    most environments ran (then the one of most runs, then the first), the same in every row.
+    """
+    envs: dict[str, set[int]] = {}
+    count: dict[str, int] = {}
+    for index, runs in enumerate(runs_by_env):
+        for run in runs:
+            envs.setdefault(_scenario(run), set()).add(index)
+            count[_scenario(run)] = count.get(_scenario(run), 0) + 1
+    if len(envs) < 2:
+        return runs_by_env, len(envs)
+    kept = max(envs, key=lambda key: (len(envs[key]), count[key]))
+    return [[run for run in runs if _scenario(run) == kept] for runs in runs_by_env], len(envs)
+
+
 def network_table(runs: list[Run], environments: list[str]) -> dict[str, Any] | None:
     """One row per environment with network runs, one column per measure some of them have; None
     when the report has no iperf or ping runs."""
@@ -121,7 +145,11 @@ def network_table(runs: list[Run], environments: list[str]) -> dict[str, Any] | 
     order = [env for env in environments if env in by_env] + sorted(set(by_env) - set(environments))
     rows, shown = [], []
     for column_id, title, chosen, read, show in _columns(network):
-        cells = [_cell([run for run in by_env[env] if chosen(run)], read, show) for env in order]
+        measured = [[run for run in by_env[env] if chosen(run) and read(run) is not None] for env in order]
+        kept, scenarios = _one_scenario(measured)
+        cells = [_cell(runs, read, show) for runs in kept]
+        if scenarios > 1:  # said in each cell: the others are in the comparisons, one scenario each
+            cells = [{**cell, "scenarios": scenarios} if cell else None for cell in cells]
         if any(cells):
             shown.append({"id": column_id, "title": title})
             rows.append(cells)
