@@ -37,3 +37,22 @@ def test_an_unchanged_file_gives_the_same_bytes_again(tmp_path):
     first = {path.name: path.read_bytes() for path in site.glob("*.gz")}
     precompress(site)
     assert first and {path.name: path.read_bytes() for path in site.glob("*.gz")} == first
+
+
+def test_a_reports_chart_specs_get_copies_and_run_documents_do_not(tmp_path, ingested):
+    """charts.json is fetched with plotly when a reader reaches for a chart; a run's index.json is a
+    download, one of up to 100,000, which the server compresses as it sends it if at all."""
+    published = ingested / "site" / "static"
+    site = tmp_path / "public"
+    (site / "reports" / "vm-vs-bare-metal").mkdir(parents=True)
+    shutil.copy2(published / "reports" / "vm-vs-bare-metal" / "charts.json", site / "reports" / "vm-vs-bare-metal")
+    run = next((published / "runs" / "vm-vs-bare-metal").glob("*/index.json"))
+    shutil.copy2(run, site / "index.json")
+    assert run.stat().st_size >= MIN_BYTES
+    files, *_ = precompress(site)
+    charts = site / "reports" / "vm-vs-bare-metal" / "charts.json"
+    assert files == 1 and gzip.decompress((site / "reports" / "vm-vs-bare-metal" / "charts.json.gz").read_bytes()) == (
+        charts.read_bytes()
+    )
+    assert brotli.decompress(charts.with_name("charts.json.br").read_bytes()) == charts.read_bytes()
+    assert not (site / "index.json.gz").exists()
