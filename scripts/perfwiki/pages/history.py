@@ -13,6 +13,7 @@ benchmark suite's commits.
 from __future__ import annotations
 
 import statistics
+import uuid
 from typing import Any
 
 from .. import noise, tools, units
@@ -144,3 +145,47 @@ def trend_chart(tool: str, series: list[dict[str, Any]]) -> dict[str, Any] | Non
             ],
         },
     }
+
+
+def atom_time(date: str | None) -> str:
+    """A report's date as Atom's RFC 3339 wants it, in UTC: "2026-11-24" is that day's midnight."""
+    if not date:
+        return "1970-01-01T00:00:00Z"
+    return date.replace(" ", "T") + ("Z" if " " in date else "T00:00:00Z")
+
+
+def change_id(scenario: str, environment: str, change: dict[str, Any]) -> str:
+    """An Atom entry id for a change that survives renamed runs and reports: a UUID of what was
+    measured (scenario, environment) and when (the two reports' dates, their slugs without one)."""
+    when = [change.get("from_date") or change["from"], change.get("to_date") or change["to"]]
+    return "urn:uuid:" + str(
+        uuid.uuid5(uuid.NAMESPACE_URL, "/".join(["perfwiki-change", scenario, environment, *when]))
+    )
+
+
+def flagged_changes(
+    histories: dict[str, list[dict[str, Any]]], scenarios: dict[str, dict[str, Any]]
+) -> list[dict[str, Any]]:
+    """Every change beyond the noise between consecutive reports of one scenario on one environment,
+    across the wiki, newest first: what /regressions/ lists and its Atom feed carries."""
+    found = []
+    for key, entries in histories.items():
+        for entry in entries:
+            for change in entry["changes"]:
+                if change["kind"] == "noise":
+                    continue
+                found.append(
+                    {
+                        "id": change_id(key, entry["environment"], change),
+                        "updated": atom_time(change.get("to_date")),
+                        "scenario": key,
+                        "description": scenarios[key]["description"],
+                        "tool": scenarios[key]["tool"],
+                        "environment": entry["environment"],
+                        "percent": _percent(change["ratio"]),
+                        **change,
+                    }
+                )
+    return sorted(
+        found, key=lambda c: (c["to_date"] or "", c["from_date"] or "", c["scenario"], c["environment"]), reverse=True
+    )

@@ -173,6 +173,7 @@ def site_index(shares: list[dict[str, Any]]) -> dict[str, Any]:
         "related": _related(scenarios),
         "history": by_environment,
         "dates": dates,
+        "changes": history.flagged_changes(histories, scenarios),
     }
 
 
@@ -284,6 +285,8 @@ def index_files(shares: list[dict[str, Any]]) -> dict[str, str]:
         key: {"tool": s["tool"], "description": s["description"]} for key, s in index["scenarios"].items()
     }
     files[datafile.name("scenario_index")] = datafile.dump(scenario_index)
+    # Every change beyond the noise, newest first: /regressions/ and its feed read it.
+    files[datafile.name("regressions")] = datafile.dump(index["changes"])
     files.update(
         {
             datafile.name(f"scenarios/{key}"): datafile.dump(chartsvg.attached(_scenario_document(scenario)))
