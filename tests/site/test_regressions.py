@@ -51,6 +51,10 @@ def test_the_page_lists_each_change_with_its_runs_and_commands(built_site):
         assert f'href="/bench/runs/{report}/build-vm-vda-fio-logs-' in page
     assert page.count("<code>fio --name=randread-logged") == 2 and page.count("<code>fio --name=randwrite-logged") == 2
     assert "beyond ±5 % (a single run shows no noise of its own)" in page
-    # Every page's header leads here.
+    # Every page's header leads here, and the home page shows the latest changes.
     home = (built_site / "bench" / "index.html").read_text(encoding="utf-8")
     assert 'href="/bench/regressions/">Regressions</a>' in home
+    latest = home[home.index('id="changes-heading"') : home.index('id="reports-heading"')]
+    assert latest.count("<li>") == 2 and "<strong>IOPS −85.6 %</strong> on build-vm-vda" in latest
+    assert f"({QUIET} → {BUSY}, 2026-11-24 23:43:59)" in latest
+    assert 'href="/bench/regressions/">All 2 changes</a>' in latest
