@@ -147,3 +147,14 @@ def test_the_address_keeps_the_selection(page, base_url_local):
     # Wider than a phone, the table scrolls in its frame, and says so (tables.js).
     wrap = page.locator("#compare-result .table-wrap")
     assert wrap.get_attribute("class") == "table-wrap table-wrap--scrolls"
+
+
+def test_an_environment_page_compares_it_with_a_related_one_in_one_click(page, base_url_local):
+    page.goto(f"{base_url_local}environments/r730-host/")
+    related = page.locator("#related-heading").locator("xpath=..")
+    related.locator('a.related__compare[href$="env=r730-host,centos-vm-cache-none&ref=r730-host"]').click()
+    page.locator("#compare-result table").wait_for()
+    assert "env=r730-host,centos-vm-cache-none" in page.url and "ref=r730-host" in page.url
+    assert page.locator("#compare-ref").input_value() == "r730-host"
+    # The host's 4 KiB random read against its guest's, as the report has them.
+    assert row_cells(page, RANDREAD) == ["195", "245 1.26×"]

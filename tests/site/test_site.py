@@ -363,6 +363,8 @@ def test_environment_pages_show_key_results_and_the_environments_that_ran_the_sa
     related = html[html.index('id="related-heading"') :].split("</section>")[0]
     # The Linux guests ran the host's fio scenarios (same engine); the Windows guests used another.
     assert 'centos-vm-cache-none</code> <span class="muted">6 shared scenarios' in related
+    # One click to both side by side, the host the reference.
+    assert 'href="/bench/compare/?env=r730-host,centos-vm-cache-none&amp;ref=r730-host">compare</a>' in related
     assert "win2008" not in related
 
 
