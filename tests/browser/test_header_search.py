@@ -1,0 +1,36 @@
+"""Search from any page: the header's search field, reached with "/", sends the words to the search page."""
+
+from __future__ import annotations
+
+import pytest
+
+PAGES = [
+    "",
+    "reports/vm-vs-bare-metal/",
+    "environments/r730-host/",
+    "scenarios/fio-read-randread-4096-16-1-direct-libaio-file/",
+    "runs/nvme-raw-vs-ext4/nvme-raw-fio-bandwidth-iops-latency-random-read-latency-test/",
+    "regressions/",
+]
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_every_page_kind_has_the_search_field_in_its_header(page, base_url_local, path):
+    page.goto(base_url_local + path)
+    field = page.locator("header.site-header form[role=search] input#site-search")
+    assert field.count() == 1 and field.get_attribute("name") == "q"
+    assert page.locator("label[for=site-search]").text_content() == "Search the wiki"
+
+
+def test_slash_focuses_the_field_and_enter_searches(page, base_url_local):
+    page.goto(f"{base_url_local}reports/vm-vs-bare-metal/")
+    page.keyboard.press("/")
+    assert page.evaluate("document.activeElement.id") == "site-search"
+    page.keyboard.type("windowsaio/")  # inside the field, "/" is a character
+    assert page.locator("#site-search").input_value() == "windowsaio/"
+    page.keyboard.press("Backspace")
+    page.keyboard.press("Enter")
+    page.wait_for_url("**/search/?q=windowsaio")
+    # The search page runs the query it was given: the Windows guests' fio runs used that engine.
+    page.locator(".pagefind-ui__result").first.wait_for()
+    assert "windowsaio" in page.locator(".pagefind-ui__results").inner_text().lower()
