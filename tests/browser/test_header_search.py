@@ -34,3 +34,20 @@ def test_slash_focuses_the_field_and_enter_searches(page, base_url_local):
     # The search page runs the query it was given: the Windows guests' fio runs used that engine.
     page.locator(".pagefind-ui__result").first.wait_for()
     assert "windowsaio" in page.locator(".pagefind-ui__results").inner_text().lower()
+
+
+def test_each_result_says_what_kind_of_page_it_is(page, base_url_local):
+    page.goto(f"{base_url_local}search/?q=r730-host")
+    page.locator(".pagefind-ui__result").first.wait_for()
+    titles = page.locator(".pagefind-ui__result-title").all_inner_texts()
+    kinds = {title.rsplit(" · ", 1)[-1] for title in titles if " · " in title}
+    # The host's environment page, its runs and the raw outputs they came from, each labelled.
+    assert {"run", "raw output"} <= kinds and kinds <= {
+        "report",
+        "environment",
+        "scenario",
+        "tool",
+        "run",
+        "raw output",
+    }
+    assert "unixbench.md — r730-host · raw output" in titles

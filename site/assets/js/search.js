@@ -98,7 +98,12 @@ window.addEventListener("DOMContentLoaded", () => {
       style.rel = "stylesheet";
       style.href = `${base}pagefind-ui.css`;
       document.head.appendChild(style);
-      const ui = new PagefindUI({ element: "#search", showSubResults: true, showImages: false });
+      // Each result says what kind of page it is (report, environment, scenario, run, raw output).
+      const processResult = (result) => {
+        if (result.meta && result.meta.kind) result.meta.title = `${result.meta.title} · ${result.meta.kind}`;
+        return result;
+      };
+      const ui = new PagefindUI({ element: "#search", showSubResults: true, showImages: false, processResult });
       const input = element.querySelector(".pagefind-ui__search-input"); // drawn by the constructor
       if (input) labelled(element, input);
       const query = new URLSearchParams(location.search).get("q");
