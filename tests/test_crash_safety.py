@@ -279,7 +279,9 @@ from pathlib import Path
 from perfwiki import ingest
 
 def report(root, item):
-    print(os.getpid(), flush=True)
+    # One write of a whole line: three processes share the pipe, and print() may write the number and
+    # its newline apart, which interleaved them: "12341235", then two empty lines.
+    os.write(1, f"{os.getpid()}\\n".encode())
     time.sleep(60)
 
 with ingest._pool(2, busy=True) as pool:
