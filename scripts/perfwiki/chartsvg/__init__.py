@@ -10,6 +10,7 @@ where a run page's document leaves them (js/charts.js runSeries does the same in
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from .kinds import KINDS, bar_room
@@ -43,24 +44,29 @@ def _has_series(plot: dict[str, Any]) -> bool:
     return bool(plot.get("series"))
 
 
+def _dicts(node: Any) -> Iterator[dict[str, Any]]:
+    """Every mapping in a page's document, each before what it holds: a chart ({id, plot}) wherever it sits.
+    What a caller changes in one (a `plot` taken out or put in) is what the walk then goes into."""
+    if isinstance(node, dict):
+        yield node
+        for value in list(node.values()):
+            yield from _dicts(value)
+    elif isinstance(node, list):
+        for value in node:
+            yield from _dicts(value)
+
+
 def attach(node: Any) -> None:
     """Every chart in a page's document ({id, plot} wherever it sits) given its `static` markup."""
-    if isinstance(node, dict):
-        plot = node.get("plot")
-        if isinstance(plot, dict) and "kind" in plot and "id" in node and "static" not in node:
+    for chart in _dicts(node):
+        plot = chart.get("plot")
+        if isinstance(plot, dict) and "kind" in plot and "id" in chart and "static" not in chart:
             if plot["kind"] == "bars" and _has_series(plot):
                 # The value axis the static rendering draws, in the spec: plotly draws the same one.
                 plot.update(bar_room(plot))
             markup = static(plot)
             if markup:
-                node["static"] = markup
-        for value in node.values():
-            if isinstance(value, dict | list):
-                attach(value)
-    elif isinstance(node, list):
-        for value in node:
-            if isinstance(value, dict | list):
-                attach(value)
+                chart["static"] = markup
 
 
 def specs_apart(node: Any) -> dict[str, Any]:
@@ -70,30 +76,18 @@ def specs_apart(node: Any) -> dict[str, Any]:
     published apart (a report's charts.json), the specs of a report of 60 charts are some 40 KB its
     page does not carry. A chart without a static rendering keeps its spec: it is drawn at once.
     """
-    found: dict[str, Any] = {}
-    if isinstance(node, dict):
-        if node.get("static") and isinstance(node.get("plot"), dict) and "id" in node:
-            found[str(node["id"])] = node.pop("plot")
-        for value in node.values():
-            if isinstance(value, dict | list):
-                found.update(specs_apart(value))
-    elif isinstance(node, list):
-        for value in node:
-            if isinstance(value, dict | list):
-                found.update(specs_apart(value))
-    return found
+    return {
+        str(chart["id"]): chart.pop("plot")
+        for chart in _dicts(node)
+        if chart.get("static") and isinstance(chart.get("plot"), dict) and "id" in chart
+    }
 
 
 def specs_back(node: Any, specs: dict[str, Any]) -> Any:
     """`node` with each chart's spec from `specs` (what specs_apart took out) in place again."""
-    if isinstance(node, dict):
-        if "plot" not in node and node.get("static") and node.get("id") in specs:
-            node["plot"] = specs[node["id"]]
-        for value in node.values():
-            specs_back(value, specs)
-    elif isinstance(node, list):
-        for value in node:
-            specs_back(value, specs)
+    for chart in _dicts(node):
+        if "plot" not in chart and chart.get("static") and chart.get("id") in specs:
+            chart["plot"] = specs[chart["id"]]
     return node
 
 

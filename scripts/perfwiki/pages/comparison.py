@@ -265,6 +265,9 @@ def comparison_block(
         "uncharted": uncharted,
         "table": comparison_table(comparison if twin is None else _side_by_side(comparison, twin), dict(flagged)),
     }
+    # Values from runs a methodology check flagged (⚠): said beside a table kept on another page, and
+    # whether a legend needs to explain the mark at all.
+    block["flagged"] = sum(1 for row in block["table"]["rows"] for cell in row["cells"] if cell.get("flags"))
     if comparison.get("by_scenario"):
         block["by_scenario"] = comparison["by_scenario"]
     if twin is not None:
