@@ -37,10 +37,8 @@ def test_slash_focuses_the_field_and_enter_searches(page, base_url_local):
 
 
 def test_each_result_says_what_kind_of_page_it_is(page, base_url_local):
-    page.goto(f"{base_url_local}search/?q=r730-host")
-    page.locator(".pagefind-ui__result").first.wait_for()
+    kinds = set(_kinds_in_order(page, base_url_local, "r730-host"))
     titles = page.locator(".pagefind-ui__result-title").all_inner_texts()
-    kinds = {title.rsplit(" · ", 1)[-1] for title in titles if " · " in title}
     # The host's environment page, its runs and the raw outputs they came from, each labelled.
     assert {"run", "raw output"} <= kinds and kinds <= {
         "report",
@@ -51,3 +49,31 @@ def test_each_result_says_what_kind_of_page_it_is(page, base_url_local):
         "raw output",
     }
     assert "unixbench.md — r730-host · raw output" in titles
+
+
+RANK = {"report": 1, "report tables": 1, "environment": 2, "scenario": 3, "tool": 3, "run": 4, "raw output": 5}
+
+
+def _kinds_in_order(page, base_url_local, query):
+    page.goto(f"{base_url_local}search/?q={query}")
+    page.locator(".pagefind-ui__result").first.wait_for()
+    kinds = []
+    while True:  # every result, not the first page of them: "Load more" until it is gone
+        more = page.locator(".pagefind-ui__button")
+        if not more.count():
+            break
+        more.click()
+        page.wait_for_timeout(100)
+    for title in page.locator(".pagefind-ui__result-title").all_inner_texts():
+        if " · " in title:  # a page's title; its sub-results (headings) carry no kind
+            kinds.append(title.rsplit(" · ", 1)[-1])
+    return kinds
+
+
+@pytest.mark.parametrize("query", ["windowsaio", "r730-host", "randread"])
+def test_results_come_report_first_and_raw_output_last(page, base_url_local, query):
+    kinds = _kinds_in_order(page, base_url_local, query)
+    ranks = [RANK[kind] for kind in kinds]
+    assert ranks == sorted(ranks), kinds
+    # The seeds' words are in reports, in runs and in the raw outputs the runs come from.
+    assert kinds[0] == "report" and "run" in kinds and kinds[-1] == "raw output"

@@ -103,7 +103,11 @@ window.addEventListener("DOMContentLoaded", () => {
         if (result.meta && result.meta.kind) result.meta.title = `${result.meta.title} · ${result.meta.kind}`;
         return result;
       };
-      const ui = new PagefindUI({ element: "#search", showSubResults: true, showImages: false, processResult });
+      // Reports, then environments, scenarios and tools, runs, and raw output last: the rank each page
+      // carries (baseof.html), relevance kept within a rank, so a raw output never comes above the
+      // report or run that explains it.
+      const sort = { rank: "asc" };
+      const ui = new PagefindUI({ element: "#search", showSubResults: true, showImages: false, processResult, sort });
       const input = element.querySelector(".pagefind-ui__search-input"); // drawn by the constructor
       if (input) labelled(element, input);
       const query = new URLSearchParams(location.search).get("q");
