@@ -56,6 +56,7 @@ from .extract import extract, extract_text
 from .files import OnDisk, copy_file, write_atomically, write_files
 from .lifetime import die_with_parent
 from .model import Problem, Run, Source, published_path, sha256_file, sha256_hex
+from .pages import finder
 from .pages import index as index_pages
 from .pages import raw as raw_view
 from .pages.report import Report, report_documents, run_documents
@@ -69,8 +70,9 @@ if TYPE_CHECKING:
 # from the current generation (`publish`): hugo.toml does not publish content/reports/*/raw/
 # itself. Each report's exports (index.json, index.csv) are published beside them.
 PUBLISHED_RAW = publish.PUBLISHED["raw"]
-# Each run's index.csv and index.json, served beside its page, and the list of every run the
-# /runs/ page and the search fall-back read: files Hugo copies cost it nothing to build.
+# Each run's index.csv and index.json, served beside its page, and the run finder's files (every run
+# by what it measured, pages/finder.py) that /runs/ and the search fall-back read: files Hugo copies
+# cost it nothing to build.
 PUBLISHED_RUNS = publish.PUBLISHED["runs"]
 # A disk or quota full: the error says so, whatever was being written.
 _FULL = (errno.ENOSPC, errno.EDQUOT)
@@ -774,7 +776,7 @@ def _build(root: Path, workers: int, out: TextIO | None, generation: list[str]) 
             index_files = _encoded({"data": {**index_pages.index_files(shares), **held}})
             store.save("files", index_key, index_files)
         if runs_list is None:
-            lists = {"index.json": index_pages.runs_list(shares), "compare.json": index_pages.compare_index(shares)}
+            lists = {**finder.files(shares), "compare.json": index_pages.compare_index(shares)}
             runs_list = _encoded({"runs": lists})
             store.save("files", runs_list_key, runs_list)
     # Each scenario's old keys (scenario_aliases.py): found against the last ingest's data/ as well

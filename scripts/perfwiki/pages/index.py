@@ -10,7 +10,7 @@ from .. import artefacts, chartsvg, datafile, noise, tools, units
 from ..compare import describe, fingerprint_key, parameter_name, parameter_text
 from ..findings import failure
 from ..model import Run
-from . import fold, history, layouts
+from . import finder, fold, history, layouts, scenario_keys
 from .run import page_title
 
 
@@ -72,6 +72,10 @@ def index_share(report: str, runs: list[Run], title: str | None = None, date: An
                     {"label": entry["label"], "value": entry["value"], "number": entry.get("number")}
                     for entry in tools.get(run.tool).headline(run)[:3]
                 ],
+                # What the run finder filters it by (rw, bs, qd, protocol, ...): pages/finder.py.
+                "facets": finder.run_facets(run),
+                # Its scenarios, for the finder's "compare these" (the compare page's ?scenario=).
+                "scenarios": scenario_keys(run),
             }
         )
         for part in tools.get(run.tool).scenario_parts(run):
@@ -329,24 +333,6 @@ def _environment_entry(run: dict[str, Any]) -> dict[str, Any]:
         [{"label": entry["label"], "value": entry["value"]} for entry in run["key_results"]]
     )
     return shown
-
-
-def runs_list(shares: list[dict[str, Any]]) -> str:
-    """Every run of the wiki in one file (runs/index.json) for the /runs/ page and the search fall-back.
-
-    A static file rather than a page Hugo renders: at 100,000 runs the list is tens of MB,
-    which the browser filters and pages through, and Hugo would hold it all to write it.
-    Sorted by title, as the page first shows it.
-    """
-    runs = [
-        {**entry, "environment": env, "title": page_title(entry["title"], env)}
-        for share in shares
-        for env, entries in share["environments"].items()
-        for entry in entries
-    ]
-    runs.sort(key=lambda run: (run["title"].lower(), run["report"], run["id"]))
-    reports = {share["report"]: share["title"] for share in shares}
-    return datafile.dump({"reports": reports, "runs": runs})
 
 
 def compare_index(shares: list[dict[str, Any]]) -> str:

@@ -189,6 +189,14 @@ class Tool:
         """The parameters that must match for two results to be compared; starts with the tool."""
         return {"tool": self.name}
 
+    # Filters the run finder offers beyond the fingerprint's parameters (pages/finder.py), by their
+    # address names: fio's configured iodepth beside the effective depth its fingerprint keeps.
+    finder_extra_names: tuple[str, ...] = ()
+
+    def finder_extras(self, run: Run) -> dict[str, Any]:
+        """The run's values of `finder_extra_names` (None or absent when unknown)."""
+        return {}
+
     # -- checking -------------------------------------------------------------------------
 
     def check(self, run: Run, lines: list[str] | None) -> list[Finding]:

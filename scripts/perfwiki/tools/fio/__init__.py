@@ -136,9 +136,10 @@ class Fio(Tool):
                 found.append(direction)
         return found
 
-    def fingerprint(self, run: Run, part: str | None) -> dict[str, Any]:
-        # Defaults filled in where the run's options are all known (options.in_effect): the same
-        # command gives one scenario whether fio printed text, JSON, json+ or terse.
+    def _in_effect(self, run: Run) -> dict[str, Any]:
+        """The run's options with fio's defaults filled in where its options are all known
+        (options.in_effect): the same command gives one scenario whether fio printed text, JSON,
+        json+ or terse."""
         complete = run.format != "manual" and (
             run.format in ("json", "json+")
             or bool(run.command and not run.params.get("job_files"))
@@ -146,7 +147,10 @@ class Fio(Tool):
         )
         # fio's text header prints rw, bs, ioengine and iodepth itself (parser.HEADER_KEYS).
         printed = parser.HEADER_KEYS if run.format == "text" else ()
-        params = in_effect(run.params, complete=complete, version=run.tool_version, printed=printed)
+        return in_effect(run.params, complete=complete, version=run.tool_version, printed=printed)
+
+    def fingerprint(self, run: Run, part: str | None) -> dict[str, Any]:
+        params = self._in_effect(run)
         return {
             "tool": self.name,
             "direction": part,
@@ -161,6 +165,13 @@ class Fio(Tool):
             # A mixed workload's read share changes what it measures: 70/30 is not 50/50.
             "rwmixread": read_mix(params),
         }
+
+    # The run finder offers the depth configured (iodepth=64) beside the effective one its fingerprint
+    # keeps (qd): psync at iodepth=64 is found at qd=1 and at iodepth=64.
+    finder_extra_names = ("iodepth",)
+
+    def finder_extras(self, run: Run) -> dict[str, Any]:
+        return {"iodepth": self._in_effect(run).get("iodepth")}
 
     def result_tables(self, run: Run) -> list[dict[str, Any]]:
         return pages.result_tables(run)

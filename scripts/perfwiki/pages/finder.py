@@ -1,0 +1,226 @@
+"""What the run finder (/runs/, and the finder on each tool and environment page) reads: every run of
+the wiki, filterable by what was measured, in files small enough for a phone at 100,000 runs.
+
+One list of every run in one file was 546 bytes a run, 53 MB at 100,000 runs, all of it fetched and
+parsed before the first row showed. The finder's files instead let a page fetch what its filters
+need (published under runs/_find/; js/runs.js reads them):
+
+- `facets.json`: each filter and its values, with how many runs have each; the reports' titles and
+  dates. A few KB whatever the wiki's size.
+- `by-<facet>.json`: for each value of one filter, the runs that have it, as row numbers (each the
+  gap from the one before, so the file compresses to little). A filter fetches its own file only.
+- `rows-<n>.json`: the runs themselves, ROWS_PER_FILE to a file, in the list's first order (by
+  title). The first rows of a filtered list are in the first files that hold matches.
+- `by-result.json`: the row numbers in key-result order (runs measuring the same thing together),
+  for sorting every match by its number without fetching every row.
+
+A run's parameters are its scenario's (compare.fingerprint): read once, at extraction, from wherever
+the run got them (its command line, a job file, fio's JSON), with fio's defaults filled in where its
+options are all known. A filter therefore finds a run by the parameters it ran with, not by words on
+its command line: the NAS runs whose job file set iodepth=64 are found at qd=64.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from .. import datafile, tools
+from ..compare import parameter_name, parameter_text
+from ..model import Run
+
+ROWS_PER_FILE = 200  # as many as the page lists at a time (js/runs.js, PAGE): the first screen is one file
+FOLDER = "_find"  # under runs/; a report's slug never starts with "_", so no report's runs land here
+
+# The address's name of a fingerprint parameter (?bs=4KiB&qd=1): short, and the same for every tool
+# that has it. A parameter not named here is called by its fingerprint key.
+ADDRESS_NAMES = {
+    "bs_bytes": "bs",
+    "iodepth": "qd",  # fio's fingerprint keeps the depth the device saw (options.effective_depth)
+    "queue_depth": "qd",
+    "numjobs": "jobs",
+    "ioengine": "engine",
+    "mode": "protocol",
+    "rwmixread": "read_pct",
+    "request_bytes": "request",
+    "response_bytes": "response",
+    "message_bytes": "message",
+    "payload_bytes": "payload",
+    "interval_s": "interval",
+    "target_kind": "target",
+    "array_mib": "array_mib",
+}
+# The filters every run has, before its tool's own.
+COMMON = ("tool", "environment", "report")
+TITLES = {
+    "tool": "Tool",
+    "environment": "Environment",
+    "report": "Report",
+    "qd": "queue depth (effective)",
+    "iodepth": "iodepth (as configured)",
+}
+
+
+def value_text(key: str, value: Any) -> str:
+    """A parameter as a filter shows it: '4 KiB', 'yes' for True."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)  # mbw's array of 512.0 MiB is 512
+    return parameter_text(key, value) or str(value)
+
+
+def address_value(text: str) -> str:
+    """A size as the address writes it: '4 KiB' as 4KiB, so ?bs=4KiB reads as typed. (The page
+    matches a value typed into the address without spaces and in any case too.)"""
+    return text.replace(" ", "")
+
+
+def run_facets(run: Run) -> dict[str, list[Any]]:
+    """A run's filter values: {facet: [[address value, shown, order], ...]}, from each scenario it
+    belongs to (a randrw run is a read scenario and a write one: direction read and write)."""
+    tool = tools.get(run.tool)
+    found: dict[str, dict[str, list[Any]]] = {}
+    for part in tool.scenario_parts(run):
+        for key, value in run.fingerprints[part].items():
+            if key == "tool" or value is None:
+                continue
+            shown = value_text(key, value)
+            order = value if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+            facet = ADDRESS_NAMES.get(key, key)
+            value_id = address_value(shown) if key.endswith("_bytes") else shown
+            found.setdefault(facet, {}).setdefault(value_id, [value_id, shown, order])
+    for facet, value in tool.finder_extras(run).items():
+        if value is None:
+            continue
+        shown = value_text(facet, value)
+        order = value if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+        found.setdefault(facet, {})[shown] = [shown, shown, order]
+    return {facet: list(values.values()) for facet, values in found.items()}
+
+
+def facet_titles(tool_name: str) -> dict[str, str]:
+    """What the finder calls each of a tool's filters: its fingerprint's names ('block size')."""
+    tool = tools.get(tool_name)
+    titles = {ADDRESS_NAMES.get(key, key): parameter_name(tool_name, key) for key in tool.fingerprint_names}
+    titles.update({facet: TITLES.get(facet, facet) for facet in tool.finder_extra_names})
+    return {facet: TITLES.get(facet, title) for facet, title in titles.items()}
+
+
+def _gaps(rows: list[int]) -> list[int]:
+    """Sorted row numbers as the gap from each to the one before (the first from 0)."""
+    return [row - before for row, before in zip(rows, [0, *rows[:-1]], strict=True)]
+
+
+def _value_order(entry: list[Any]) -> tuple[Any, ...]:
+    """Numbers by size (4 KiB before 64 KiB, QD 2 before QD 16), then words alphabetically."""
+    _, shown, order = entry
+    return (0, order, shown) if order is not None else (1, shown.lower(), shown)
+
+
+def files(shares: list[dict[str, Any]]) -> dict[str, str]:
+    """Every file of the finder, by its name under runs/ (see the module's docstring)."""
+    runs = [
+        {**entry, "environment": env, "date": share["date"]}
+        for share in shares
+        for env, entries in share["environments"].items()
+        for entry in entries
+    ]
+    runs.sort(key=lambda run: (run["title"].lower(), run["report"], run["id"]))
+    postings: dict[str, dict[str, list[int]]] = {}
+    values: dict[str, dict[str, list[Any]]] = {}
+    # A parameter's values per tool: fio's "direction" is read or write, iperf3's forward or reverse.
+    per_tool: dict[str, dict[str, dict[str, int]]] = {}
+    for row, run in enumerate(runs):
+        facets = {name: [[run[name], run[name], None]] for name in COMMON}
+        facets.update(run.get("facets") or {})
+        for facet, entries in facets.items():
+            for entry in entries:
+                if facet not in COMMON:
+                    counts = per_tool.setdefault(facet, {}).setdefault(run["tool"], {})
+                    counts[entry[0]] = counts.get(entry[0], 0) + 1
+                postings.setdefault(facet, {}).setdefault(entry[0], []).append(row)
+                values.setdefault(facet, {}).setdefault(entry[0], entry)
+    found: dict[str, str] = {}
+    for facet, lists in postings.items():
+        found[f"{FOLDER}/by-{facet}.json"] = datafile.dump({value: _gaps(rows) for value, rows in lists.items()})
+    pages = math.ceil(len(runs) / ROWS_PER_FILE)
+    for page in range(pages):
+        shown = runs[page * ROWS_PER_FILE : (page + 1) * ROWS_PER_FILE]
+        found[f"{FOLDER}/rows-{page}.json"] = datafile.dump([_row(run) for run in shown])
+    found[f"{FOLDER}/by-result.json"] = datafile.dump(_by_result(runs))
+    titles: dict[str, str] = {}
+    for tool_name in sorted({run["tool"] for run in runs}):
+        for facet, title in facet_titles(tool_name).items():
+            titles.setdefault(facet, title)
+    order = [*COMMON, *[facet for facet in _facet_order(runs) if facet in postings and facet not in COMMON]]
+    found[f"{FOLDER}/facets.json"] = datafile.dump(
+        {
+            "total": len(runs),
+            "rows_per_file": ROWS_PER_FILE,
+            "order": order,
+            "facets": {
+                facet: {
+                    "title": TITLES.get(facet) or titles.get(facet, facet),
+                    **({"per_tool": per_tool[facet]} if facet in per_tool else {}),
+                    "values": [
+                        [value, shown, len(postings[facet][value])]
+                        for value, shown, _ in sorted(values[facet].values(), key=_value_order)
+                    ],
+                }
+                for facet in order
+            },
+            "reports": {share["report"]: [share["title"], share["date"]] for share in shares},
+        }
+    )
+    return found
+
+
+def _facet_order(runs: list[dict[str, Any]]) -> list[str]:
+    """Each tool's filters in its fingerprint's order, tools in the registry's order."""
+    order: list[str] = []
+    for tool_name in tools.NAMES:
+        if not any(run["tool"] == tool_name for run in runs):
+            continue
+        tool = tools.get(tool_name)
+        for facet in [*(ADDRESS_NAMES.get(key, key) for key in tool.fingerprint_names), *tool.finder_extra_names]:
+            if facet not in order:
+                order.append(facet)
+    return order
+
+
+def _row(run: dict[str, Any]) -> dict[str, Any]:
+    """One row of the list: what it shows, and the label and command its text filter reads."""
+    return {
+        "report": run["report"],
+        "id": run["id"],
+        "title": run["title"],
+        "tool": run["tool"],
+        "environment": run["environment"],
+        "date": (run["date"] or "")[:10] or None,
+        "label": run.get("label"),
+        "command": run.get("command"),
+        "key_results": run["key_results"],
+        "scenarios": run.get("scenarios") or [],
+    }
+
+
+def _by_result(runs: list[dict[str, Any]]) -> dict[str, Any]:
+    """Row numbers by key result: grouped by what the first number measures (label order), smallest
+    first within a group, runs without one last; each group's [label, first, end] for sorting the
+    other way within groups."""
+    keyed = []
+    for row, run in enumerate(runs):
+        first = run["key_results"][0] if run["key_results"] else None
+        number = first.get("number") if first else None
+        label = first["label"] if first and isinstance(number, (int, float)) else None
+        keyed.append((label is None, (label or "").lower(), number if label else 0, row))
+    keyed.sort()
+    order = [row for *_, row in keyed]
+    groups: list[list[Any]] = []
+    for position, (missing, label, _, _) in enumerate(keyed):
+        name = None if missing else label
+        if not groups or groups[-1][0] != name:
+            groups.append([name, position, position])
+        groups[-1][2] = position + 1
+    return {"groups": groups, "rows": order}
