@@ -10,8 +10,8 @@ too slow to run on every request.
     $ .venv/bin/python -m perfwiki.precompress public
     precompressed 15 files: 1,566,635 bytes as 492,397 gzip, 414,384 brotli   (the example site)
 
-Only what a page loads and is large enough to gain: scripts, styles, SVG and a report's chart specs
-(charts.json) of 1 KiB or more.
+Only what a page loads and is large enough to gain: scripts, styles, SVG, a report's chart specs
+(charts.json) and the run finder's files (runs/_find/) of 1 KiB or more.
 A copy is written only when it is smaller than the file, and every copy is deterministic (no
 name or time in the gzip header), so an unchanged file gives byte-identical copies and `hugo
 deploy` uploads nothing new for it.
@@ -29,6 +29,9 @@ SUFFIXES = (".js", ".css", ".svg")
 # A report page's chart specs (chartsvg.specs_apart), fetched when the reader reaches for a chart. Not
 # every .json: a wiki of 100,000 runs publishes as many run documents, downloads nobody waits on.
 NAMES = ("charts.json",)
+# The run finder's files (runs/_find/, pages/finder.py): fetched by /runs/ a filter at a time, the
+# rows 200 to a file; at 100,000 runs each is fetched while a reader waits for the first rows.
+FOLDERS = ("_find",)
 MIN_BYTES = 1024
 
 
@@ -36,7 +39,9 @@ def _candidates(root: Path) -> list[Path]:
     return sorted(
         path
         for path in root.rglob("*")
-        if (path.suffix in SUFFIXES or path.name in NAMES) and path.is_file() and path.stat().st_size >= MIN_BYTES
+        if (path.suffix in SUFFIXES or path.name in NAMES or (path.suffix == ".json" and path.parent.name in FOLDERS))
+        and path.is_file()
+        and path.stat().st_size >= MIN_BYTES
     )
 
 

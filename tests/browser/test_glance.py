@@ -9,7 +9,6 @@ widths are kept in tests/artifacts/.
 
 from __future__ import annotations
 
-import json
 import re
 
 import pytest
@@ -190,81 +189,6 @@ def test_flags_are_explained_on_the_page_and_work_by_touch(page, base_url_local)
     assert href.endswith("#checks-heading")  # a tap opens the run's checks; no hover needed
     left_out = page.locator("details#left-out")
     assert left_out.count() == 1 and left_out.get_attribute("open") is None  # listed once, folded
-
-
-def test_the_runs_index_filters_and_sorts_in_the_page(page, base_url_local):
-    page.set_viewport_size(DESKTOP)
-    page.goto(f"{base_url_local}runs/", wait_until="networkidle")
-    rows = page.locator("#run-index tbody tr")
-    total = 219  # the example wiki's runs, the first 200 listed
-    assert (
-        rows.count() == 200 and page.locator("#run-count").inner_text() == f"{total} of {total} runs (first 200 listed)"
-    )
-    page.select_option("select[name=tool]", "iperf3")
-    page.select_option("select[name=report]", "vm-vs-bare-metal")
-    visible = page.locator("#run-index tbody tr:not([hidden])")
-    assert visible.count() == 7
-    assert page.locator("#run-count").inner_text() == f"7 of {total} runs"
-    assert "tool=iperf3" in page.url and "report=vm-vs-bare-metal" in page.url  # the filter can be linked
-    page.locator("button[data-sort='number']").click()  # key results, ascending
-    page.locator("button[data-sort='number']").click()  # descending: the fastest path first
-    first = visible.first
-    assert first.locator("td.key-results").inner_text().startswith("Throughput 9.")
-    assert "Gbits/sec" in first.inner_text()  # as iperf3 printed it
-    assert "sort=-number" in page.url
-    page.goto(page.url)  # filters and sort restored from the address
-    assert visible.count() == 7 and visible.first.inner_text() == first.inner_text()
-    assert page.locator("#run-more").is_hidden()  # the 7 runs filtered fit in one screenful of rows
-    # The text box matches what a row shows and the label, not only the command (manual runs have none).
-    page.goto(f"{base_url_local}runs/?q=nvme-ext4")
-    assert page.locator("#run-count").inner_text() == "12 of 219 runs"  # every run on nvme-ext4
-    page.goto(f"{base_url_local}runs/?q=no-such-run")
-    assert page.locator("#run-index tbody").inner_text().strip() == "No run matches these filters."
-
-
-def test_the_runs_index_sorts_runs_without_key_results_last_and_says_it_scrolls_on_a_phone(page, base_url_local):
-    page.set_viewport_size(PHONE)
-    page.goto(f"{base_url_local}runs/?tool=fio&sort=-number", wait_until="networkidle")
-    results = page.locator("#run-index tbody td.key-results")
-    assert results.first.inner_text().startswith("Bandwidth 2,614 MiB/s")  # fastest first, not the four without numbers
-    assert results.last.inner_text() == "none: see the run"
-    # The rows arrive after the page loaded; the "scroll sideways" hint still appears.
-    assert page.locator("#run-index").locator("xpath=..").get_attribute("class") == "table-wrap table-wrap--scrolls"
-
-
-def test_the_runs_index_without_javascript_says_where_the_runs_are(browser, base_url_local):
-    context = browser.new_context(java_script_enabled=False)
-    page = context.new_page()
-    page.goto(f"{base_url_local}runs/")
-    assert page.locator("#run-filters").is_hidden() and page.locator("#run-index").is_hidden()
-    note = page.locator("noscript p").inner_text()
-    assert "every report page lists its runs" in note
-    assert page.locator("noscript a[href$='#runs-heading']").count() == 8
-    context.close()
-
-
-def test_the_runs_index_pages_through_a_large_wiki(page, base_url_local):
-    """A wiki of thousands of runs: the page lists 200 at a time, and filters and sorts all of them."""
-    listed = json.loads((ROOT / "site" / "static" / "runs" / "index.json").read_text(encoding="utf-8"))
-    copies = [{**run, "title": f"{run['title']} #{n}"} for n in range(4) for run in listed["runs"]]
-    page.route("**/runs/index.json", lambda route: route.fulfill(json={"reports": listed["reports"], "runs": copies}))
-    page.set_viewport_size(DESKTOP)
-    page.goto(f"{base_url_local}runs/", wait_until="networkidle")
-    rows = page.locator("#run-index tbody tr")
-    assert rows.count() == 200
-    total = len(copies)  # four copies of the example wiki's runs
-    assert total == 4 * 219 and page.locator("#run-count").inner_text() == f"{total} of {total} runs (first 200 listed)"
-    more = page.locator("#run-more")
-    assert more.inner_text() == f"Show 200 more of {total - 200}"
-    for _ in range(4):  # 200 more a click: 400, 600, 800, then the last 76
-        more.click()
-    assert rows.count() == total and more.is_hidden()
-    page.select_option("select[name=tool]", "iperf3")
-    page.select_option("select[name=report]", "vm-vs-bare-metal")
-    assert rows.count() == 28 and page.locator("#run-count").inner_text() == f"28 of {total} runs"
-    page.locator("button[data-sort='number']").click()
-    page.locator("button[data-sort='number']").click()  # every matching run is sorted, not only those listed
-    assert rows.first.locator("td.key-results").inner_text().startswith("Throughput 9.")
 
 
 def test_the_unit_switch_redraws_charts_and_verdicts_too(page, base_url_local):

@@ -11,7 +11,6 @@ from ..compare import describe, fingerprint_key, parameter_name, parameter_text
 from ..findings import failure
 from ..model import Run
 from . import finder, fold, history, layouts, scenario_keys
-from .run import page_title
 
 
 def _headline(run: Run, part: str | None) -> list[tuple[str, Any, Any]]:

@@ -1,6 +1,6 @@
 // Search: Pagefind's full-text UI when its index was built next to the site (make serve,
 // build, check); otherwise Hugo's own index of reports and environments (index.json) and the
-// list of runs ingest writes (runs/index.json), so search also works under a plain `hugo serve`.
+// runs ingest lists for the run finder (runs/_find/), so search also works under a plain `hugo serve`.
 // All of them live on this site.
 /* global PagefindUI */
 
@@ -77,12 +77,26 @@ function fallback(element, entries) {
   show();
 }
 
-// A run of runs/index.json (the list ingest writes for the /runs/ page) as a search entry.
+function json(url) {
+  return fetch(url).then((response) => {
+    if (!response.ok) throw new Error(`${url}: ${response.status}`);
+    return response.json();
+  });
+}
+
+// Every run, from the run finder's files (runs/_find/, pages/finder.py): its rows, a file at a time.
+async function runs(folder) {
+  const meta = await json(`${folder}facets.json`);
+  const files = Array.from({ length: Math.ceil(meta.total / meta.rows_per_file) }, (_, n) => json(`${folder}rows-${n}.json`));
+  return (await Promise.all(files)).flat();
+}
+
+// A run of the finder's rows as a search entry.
 function runEntry(run, element) {
   return {
     kind: "run",
     title: run.title,
-    url: new URL(`${run.report}/${run.id}/`, new URL(element.dataset.runs, location.href)).pathname,
+    url: new URL(`../${run.report}/${run.id}/`, new URL(element.dataset.runs, location.href)).pathname,
     text: [run.title, run.tool, run.environment, run.report, run.label || "", run.command || ""].join(" "),
     command: run.command || "",
   };
@@ -114,9 +128,8 @@ window.addEventListener("DOMContentLoaded", () => {
       if (query) ui.triggerSearch(query); // a search can be linked: /search/?q=windowsaio
     })
     .catch(() =>
-      Promise.all([fetch(element.dataset.index), fetch(element.dataset.runs)])
-        .then((responses) => Promise.all(responses.map((response) => response.json())))
-        .then(([pages, list]) => fallback(element, pages.concat(list.runs.map((run) => runEntry(run, element)))))
+      Promise.all([json(element.dataset.index), runs(element.dataset.runs)])
+        .then(([pages, list]) => fallback(element, pages.concat(list.map((run) => runEntry(run, element)))))
         .catch(() => {
           element.textContent = "The search index could not be read: run `make ingest` and rebuild.";
         }),
