@@ -89,7 +89,7 @@ def test_the_files_hold_every_run_once_and_each_value_s_runs():
         "fio": {"read": 2, "write": 2},
         "iperf3": {"forward": 1},
     }
-    assert meta["reports"] == {"nas": ["NAS", "2021-10-24"], "captured": ["Captured here", "2026-11-20"]}
+    assert files["_find/reports.json"] == {"nas": ["NAS", "2021-10-24"], "captured": ["Captured here", "2026-11-20"]}
     # Key-result order: grouped by what the first number measures, smallest first.
     order = files["_find/by-result.json"]
     assert sorted(order["rows"]) == [0, 1, 2, 3]
@@ -104,3 +104,7 @@ def test_rows_come_200_to_a_file():
     files = finder.files(shares)
     assert len(json.loads(files["_find/rows-0.json"])) == finder.ROWS_PER_FILE
     assert len(json.loads(files["_find/rows-1.json"])) == 1 and "_find/rows-2.json" not in files
+    # 201 reports: more than a list to pick from, the values apart, fetched when the field is used.
+    report = json.loads(files["_find/facets.json"])["facets"]["report"]
+    assert report["many"] == finder.ROWS_PER_FILE + 1 > finder.LISTED_VALUES and "values" not in report
+    assert json.loads(files["_find/values-report.json"])[0] == ["report-000", "report-000", 1]

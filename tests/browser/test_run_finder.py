@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 
 import pytest
 import yaml
 from playwright.sync_api import expect
 
+from perfwiki import perf_finder
 from perfwiki.pages import finder
 from support import ROOT
 
@@ -214,38 +214,10 @@ def test_without_javascript_the_page_says_where_the_runs_are(browser, base_url_l
     context.close()
 
 
-def _shares_of_published(folder: Path, copies: int) -> list[dict]:
-    """The example wiki's runs as the shares ingest hands the finder, `copies` times over (each copy's
-    titles numbered): a wiki of thousands of runs made of real ones."""
-    meta = json.loads((folder / "facets.json").read_text(encoding="utf-8"))
-    rows = []
-    for n in range(-(-meta["total"] // meta["rows_per_file"])):
-        rows += json.loads((folder / f"rows-{n}.json").read_text(encoding="utf-8"))
-    facets: list[dict] = [{} for _ in rows]
-    for facet in meta["order"]:
-        if facet in finder.COMMON:
-            continue
-        shown = {value: text for value, text, _ in meta["facets"][facet]["values"]}
-        for value, gaps in json.loads((folder / f"by-{facet}.json").read_text(encoding="utf-8")).items():
-            at = 0
-            for gap in gaps:
-                at += gap
-                facets[at].setdefault(facet, []).append([value, shown[value], None])
-    shares = {}
-    for copy in range(copies):
-        for run, found in zip(rows, facets, strict=True):
-            title, date = meta["reports"][run["report"]]
-            share = shares.setdefault(
-                run["report"], {"report": run["report"], "title": title, "date": date, "environments": {}}
-            )
-            entry = {**run, "title": f"{run['title']} #{copy}", "facets": found}
-            share["environments"].setdefault(run["environment"], []).append(entry)
-    return list(shares.values())
-
-
 def test_a_large_wiki_is_read_a_file_at_a_time(page, base_url_local, tmp_path):
-    """Four copies of the example's runs: 200 rows a file, each filter's file, and no more."""
-    files = finder.files(_shares_of_published(FIND, 4))
+    """Four copies of the example's runs, each its own reports and environments (perf_finder, as make perf
+    builds 100,000 runs): 200 rows a file, each filter's file, and no more."""
+    files = finder.files(perf_finder.copied(perf_finder.published_shares(FIND), 4 * TOTAL))
     served = {name.split("/", 1)[1]: text for name, text in files.items()}
     fetched = []
 
@@ -259,7 +231,9 @@ def test_a_large_wiki_is_read_a_file_at_a_time(page, base_url_local, tmp_path):
     page.goto(f"{base_url_local}runs/")
     total = 4 * TOTAL
     expect(count_text(page)).to_have_text(f"{total} of {total} runs (first 200 listed)")
-    assert sorted(fetched) == ["facets.json", "rows-0.json"]  # the first screen: two files
+    # The first screen: two files, then each report's title for the report links.
+    expect(page.locator("#run-index a[data-report][title]").first).to_be_attached()
+    assert sorted(fetched) == ["facets.json", "reports.json", "rows-0.json"]
     rows = page.locator("#run-index tbody tr")
     more = page.locator("#run-more")
     assert more.inner_text() == f"Show 200 more of {total - 200}"
@@ -268,8 +242,8 @@ def test_a_large_wiki_is_read_a_file_at_a_time(page, base_url_local, tmp_path):
         expect(rows).to_have_count(shown)
     assert more.is_hidden()
     fetched.clear()
-    page.goto(f"{base_url_local}runs/?tool=iperf3&report=vm-vs-bare-metal")
-    expect(count_text(page)).to_have_text(f"28 of {total} runs")
+    page.goto(f"{base_url_local}runs/?tool=iperf3&report=vm-vs-bare-metal-c2")  # the third copy's report
+    expect(count_text(page)).to_have_text(f"7 of {total} runs")
     assert {"by-tool.json", "by-report.json"} <= set(fetched) and "by-environment.json" not in fetched
     page.locator("button[data-sort='number']").click()
     page.locator("button[data-sort='number']").click()  # every matching run sorted, not only those listed

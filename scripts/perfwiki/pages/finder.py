@@ -5,8 +5,10 @@ One list of every run in one file was 546 bytes a run, 53 MB at 100,000 runs, al
 parsed before the first row showed. The finder's files instead let a page fetch what its filters
 need (published under runs/_find/; js/runs.js reads them):
 
-- `facets.json`: each filter and its values, with how many runs have each; the reports' titles and
-  dates. A few KB whatever the wiki's size.
+- `facets.json`: each filter and its values, with how many runs have each; a filter of more than
+  LISTED_VALUES values (environments, reports) has them in `values-<facet>.json`, fetched when its
+  field is used. A few KB whatever the wiki's size.
+- `reports.json`: each report's title and date, for a date range and a sort by date.
 - `by-<facet>.json`: for each value of one filter, the runs that have it, as row numbers (each the
   gap from the one before, so the file compresses to little). A filter fetches its own file only.
 - `rows-<n>.json`: the runs themselves, ROWS_PER_FILE to a file, in the list's first order (by
@@ -30,6 +32,9 @@ from ..compare import parameter_name, parameter_text
 from ..model import Run
 
 ROWS_PER_FILE = 200  # as many as the page lists at a time (js/runs.js, PAGE): the first screen is one file
+# A filter of more values than this is a field to type in, with suggestions, not a list to pick from:
+# 19,000 environments made facets.json 1.5 MB and a select no one can read.
+LISTED_VALUES = 200
 FOLDER = "_find"  # under runs/; a report's slug never starts with "_", so no report's runs land here
 
 # The address's name of a fingerprint parameter (?bs=4KiB&qd=1): short, and the same for every tool
@@ -154,24 +159,28 @@ def files(shares: list[dict[str, Any]]) -> dict[str, str]:
         for facet, title in facet_titles(tool_name).items():
             titles.setdefault(facet, title)
     order = [*COMMON, *[facet for facet in _facet_order(runs) if facet in postings and facet not in COMMON]]
+    described = {}
+    for facet in order:
+        listed = [
+            [value, shown, len(postings[facet][value])]
+            for value, shown, _ in sorted(values[facet].values(), key=_value_order)
+        ]
+        info: dict[str, Any] = {"title": TITLES.get(facet) or titles.get(facet, facet)}
+        if facet in per_tool:
+            info["per_tool"] = per_tool[facet]
+        if len(listed) > LISTED_VALUES:
+            # Thousands of environments: a field to type in, its suggestions fetched when it is used.
+            info["many"] = len(listed)
+            found[f"{FOLDER}/values-{facet}.json"] = datafile.dump(listed)
+        else:
+            info["values"] = listed
+        described[facet] = info
     found[f"{FOLDER}/facets.json"] = datafile.dump(
-        {
-            "total": len(runs),
-            "rows_per_file": ROWS_PER_FILE,
-            "order": order,
-            "facets": {
-                facet: {
-                    "title": TITLES.get(facet) or titles.get(facet, facet),
-                    **({"per_tool": per_tool[facet]} if facet in per_tool else {}),
-                    "values": [
-                        [value, shown, len(postings[facet][value])]
-                        for value, shown, _ in sorted(values[facet].values(), key=_value_order)
-                    ],
-                }
-                for facet in order
-            },
-            "reports": {share["report"]: [share["title"], share["date"]] for share in shares},
-        }
+        {"total": len(runs), "rows_per_file": ROWS_PER_FILE, "order": order, "facets": described}
+    )
+    # Each report's title and date: for a date range, a sort by date and the report column's titles.
+    found[f"{FOLDER}/reports.json"] = datafile.dump(
+        {share["report"]: [share["title"], share["date"]] for share in shares}
     )
     return found
 

@@ -90,14 +90,15 @@ async function concatenated(facet, values) {
 // The filters chosen: {facet: value}, the page's fixed ones included.
 function chosen(form) {
   const wanted = { ...state.unknown, ...state.fixed };
-  form.querySelectorAll("select[name]").forEach((select) => {
-    if (select.value && !select.closest("[hidden]")) wanted[select.name] = select.value;
+  form.querySelectorAll("[data-facet-field]").forEach((field) => {
+    const value = field.value.trim();
+    if (value && !field.closest("[hidden]")) wanted[field.name] = value;
   });
   return wanted;
 }
 
-function reportsBetween(from, to) {
-  return Object.entries(state.meta.reports)
+async function reportsBetween(from, to) {
+  return Object.entries(await fetchJSON("reports.json"))
     .filter(([, [, date]]) => {
       const day = (date || "").slice(0, 10);
       return day && (!from || day >= from) && (!to || day <= to);
@@ -111,7 +112,7 @@ async function filtered(form) {
   const from = form.elements.from.value;
   const to = form.elements.to.value;
   if (from || to) {
-    const reports = await Promise.all(reportsBetween(from, to).map((slug) => matching("report", slug)));
+    const reports = await Promise.all((await reportsBetween(from, to)).map((slug) => matching("report", slug)));
     const rows = reports.flatMap((list) => Array.from(list)).sort((x, y) => x - y);
     lists.push(Int32Array.from(rows));
   }
@@ -144,7 +145,7 @@ async function sortOrder(key, ascending) {
     return Int32Array.from(groups.flatMap(([label, start, end]) => (label === null ? rows.slice(start, end) : rows.slice(start, end).reverse())));
   }
   if (key === "date") {
-    const reports = Object.entries(state.meta.reports)
+    const reports = Object.entries(await fetchJSON("reports.json"))
       .sort(([a, [, x]], [b, [, y]]) => String(x || "").localeCompare(String(y || "")) || a.localeCompare(b))
       .map(([slug]) => slug);
     return concatenated("report", ascending ? reports : reports.reverse());
@@ -228,8 +229,9 @@ function row(run) {
   head.appendChild(link(new URL(`${run.report}/${run.id}/`, state.runs).pathname, run.title));
   tr.appendChild(head);
   tr.append(cell(run.tool), cell(run.environment));
-  const report = state.meta.reports[run.report];
-  tr.append(cell(link(new URL(`../reports/${run.report}/`, state.runs).pathname, run.report, report && report[0])));
+  const report = link(new URL(`../reports/${run.report}/`, state.runs).pathname, run.report);
+  report.dataset.report = run.report;
+  tr.append(cell(report));
   tr.append(cell(run.date || "", "date"));
   const results = cell("", "key-results");
   if (!run.key_results.length) {
@@ -286,19 +288,64 @@ async function draw(generation) {
   more.hidden = listed >= count;
   more.textContent = `Show ${Math.min(PAGE, count - listed)} more of ${count - listed}`;
   compareLink(runs);
+  titleReports();
   document.dispatchEvent(new CustomEvent("perfwiki:rows")); // tables.js: does the table scroll sideways now?
 }
 
 // ---- the form -------------------------------------------------------------------------------
 
+// Each report link's title is its report's, once reports.json is read (after the first rows).
+function titleReports() {
+  fetchJSON("reports.json")
+    .then((reports) => {
+      document.querySelectorAll("#run-index a[data-report]:not([title])").forEach((anchor) => {
+        const found = reports[anchor.dataset.report];
+        if (found) anchor.title = found[0];
+      });
+    })
+    .catch(() => {}); // a title is a nicety: the link works without it
+}
+
 function select(facet, info) {
   const label = document.createElement("label");
   label.dataset.facet = facet;
   if (info.per_tool) label.dataset.tools = Object.keys(info.per_tool).join(" ");
+  if (info.many) return typed(label, facet, info);
   const field = document.createElement("select");
   field.name = facet;
+  field.dataset.facetField = "";
   label.append(info.title, " ", field);
   options(field, info, null);
+  return label;
+}
+
+// A filter of thousands of values (a large wiki's environments): typed, its values suggested once
+// the field is used (values-<facet>.json).
+function typed(label, facet, info) {
+  const field = document.createElement("input");
+  field.type = "search";
+  field.name = facet;
+  field.dataset.facetField = "";
+  field.placeholder = `any of ${info.many}`;
+  const list = document.createElement("datalist");
+  list.id = `run-values-${facet}`;
+  field.setAttribute("list", list.id);
+  field.addEventListener(
+    "focus",
+    () =>
+      fetchJSON(`values-${facet}.json`).then((values) => {
+        list.replaceChildren(
+          ...values.map(([value, shown, count]) => {
+            const option = document.createElement("option");
+            option.value = value;
+            option.label = `${shown} (${count})`;
+            return option;
+          }),
+        );
+      }),
+    { once: true },
+  );
+  label.append(info.title, " ", field, list);
   return label;
 }
 
@@ -327,9 +374,9 @@ function options(field, info, tool) {
 function showParameters(form) {
   const tool = state.fixed.tool || (form.elements.tool && form.elements.tool.value);
   form.querySelectorAll("label[data-tools]").forEach((label) => {
-    const field = label.querySelector("select");
+    const field = label.querySelector("[data-facet-field]");
     const belongs = tool ? label.dataset.tools.split(" ").includes(tool) : Boolean(field.value);
-    if (belongs) options(field, state.meta.facets[field.name], tool || null);
+    if (belongs && field.tagName === "SELECT") options(field, state.meta.facets[field.name], tool || null);
     else field.value = "";
     label.hidden = !belongs;
   });
