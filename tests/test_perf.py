@@ -88,8 +88,9 @@ def test_perf_prints_every_figure_once_as_a_number():
     comments = [line for line in result.stdout.splitlines() if line.startswith("#")]
     lines = [line.split() for line in result.stdout.splitlines() if not line.startswith("#")]
     pages = PAGE_FIGURES + [name + "_300_runs" for name in PAGE_FIGURES]
-    assert [name for name, _ in lines] == FIGURES + pages + ["pages_over_2mb"]
-    browser = {name for name in pages if name.removesuffix("_300_runs") in BROWSER_FIGURES}
+    finder = ["runs_page_first_rows_s", "runs_page_filtered_first_rows_s", "runs_page_filtered_kib"]
+    assert [name for name, _ in lines] == FIGURES + pages + ["pages_over_2mb", *finder, "runs_page_finder_kib_per_run"]
+    browser = {name for name in pages if name.removesuffix("_300_runs") in BROWSER_FIGURES} | set(finder)
     assert {name for name, value in lines if value == "n/a"} == browser
     assert "--page-loads 0" in result.stderr
     values = {name: float(value) for name, value in lines if name not in browser}  # n/a would fail here
@@ -105,6 +106,9 @@ def test_perf_prints_every_figure_once_as_a_number():
     assert 50 < values["largest_report_html_kib"] <= values["largest_page_html_kib"]
     assert values["largest_report_html_kib_300_runs"] > values["largest_report_html_kib"]
     assert values["pages_over_2mb"] == 0
+    # The run finder of a 100,000-run wiki, written from the example's runs: well under a KiB a run.
+    assert 0.1 < values["runs_page_finder_kib_per_run"] < 1
+    assert any(line.startswith("# run finder of 100000 runs written") for line in comments)
     # The generated report holds about the 60 charts issue 32 asks for, and says how many.
     charts = [re.search(r"(\d+) charts", line) for line in comments if "(generated, 300 runs)" in line]
     assert len(charts) == 1 and 50 <= int(charts[0].group(1)) <= 75, comments

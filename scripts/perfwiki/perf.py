@@ -8,8 +8,9 @@ data/ and public/ per run; the search index; its largest report and page; and, a
 wiki, `perfwiki parse` against json.load of the same runs, its start-up, and the peak memory of
 ingesting one raw file of `--one-file-runs` fio runs (10,000 by default; the bound is 1 GiB at
 100,000). Then perf_browser's page-speed figures: the example site's largest report and a
-generated 300-run report loaded in Chromium as a phone, and the count of pages over 2 MiB in
-every site built. One figure per line, a `#` line before some saying how it was measured:
+generated 300-run report loaded in Chromium as a phone, the count of pages over 2 MiB in
+every site built, and /runs/ in a wiki of 100,000 runs to its first rows (perf_finder). One
+figure per line, a `#` line before some saying how it was measured:
 
     ingest_cold_s 17.93
 """

@@ -15,7 +15,8 @@ figure is the median of `loads` loads (3), each in a fresh context:
     tap_to_interactive_s     a tap on the first chart, once the page has settled, to plotly's drawing there
     cls                      cumulative layout shift (Lighthouse's session windows) over the load and the scroll
 
-The generated report's names end in `_300_runs`. Before each figure a `#` line gives its samples
+The generated report's names end in `_300_runs`. Then the run finder's figures at 100,000 runs
+(perf_finder: /runs/ unfiltered and filtered, to its first rows). Before each figure a `#` line gives its samples
 and issue 32's target; `pages_over_2mb` counts the HTML pages over 2 MiB in every site built,
 including the ones the caller names (make perf's synthetic wiki).
 
@@ -36,7 +37,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
-from . import perf_pageload
+from . import perf_finder, perf_pageload
 from .perf import build_site, copy_site, serve
 from .precompress import precompress
 
@@ -228,6 +229,10 @@ def report(root: Path, hugo: str, work: Path, loads: int = 3, also: Sequence[Pat
     for page, size in over[:10]:
         print(f"# over 2 MiB: {page} {size / 2**20:.1f} MiB")
     print(f"pages_over_2mb {len(over)}", flush=True)
+    # Last: it replaces the example site's run finder files with a wiki of 100,000 runs.
+    example = sites[0][1]
+    if example is not None:
+        print("\n".join(perf_finder.lines(example, perf_finder.RUNS, loads)), flush=True)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -33,6 +33,9 @@ NAMES = ("charts.json",)
 # rows 200 to a file; at 100,000 runs each is fetched while a reader waits for the first rows.
 FOLDERS = ("_find",)
 MIN_BYTES = 1024
+# Brotli's quality for the finder's files: 9 makes a 136 KB file of rows 12 % larger than 11 does
+# (2,077 bytes against 1,855) in 1.8 ms rather than 104: at 100,000 runs, 62 MB of them took 45 s at 11.
+DATA_QUALITY = 9
 
 
 def _candidates(root: Path) -> list[Path]:
@@ -51,7 +54,7 @@ def precompress(root: Path) -> tuple[int, int, int, int]:
     for path in _candidates(root):
         data = path.read_bytes()
         gz = gzip.compress(data, compresslevel=9, mtime=0)
-        br = brotli.compress(data, quality=11)
+        br = brotli.compress(data, quality=DATA_QUALITY if path.parent.name in FOLDERS else 11)
         for suffix, packed in ((".gz", gz), (".br", br)):
             target = path.with_name(path.name + suffix)
             if len(packed) < len(data):
