@@ -436,12 +436,14 @@ def build_report(root: Path, job: ReportJob) -> ReportOutcome:
         _publish_raw_files(root, job)
     # Written: let go before the share is made, the largest step left (a tenth of a GB at 100,000 runs).
     del documents, raw, ledger, raw_pages
+    # The scenarios the report compares across a parameter on purpose: the compare page honours them.
+    decided = index_pages.decided_across(report.comparisons, report.runs)
     report.comparisons = []
     store.save(
         "shares",
         job.key,
         index_pages.index_share(
-            job.slug, report.runs, report.front_matter.get("title"), report.front_matter.get("date")
+            job.slug, report.runs, report.front_matter.get("title"), report.front_matter.get("date"), decided
         ),
     )
     outcome = ReportOutcome(job.slug, len(report.runs), problems)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import statistics
 
 import pytest
@@ -24,9 +25,11 @@ def compare_data() -> dict:
     return document
 
 
-def row_cells(page, title: str) -> list[str]:
+def row_cells(page, title: str, flags: bool = False) -> list[str]:
+    """The row's cells as read, without the ⚠N marks of checks (test_checks_beside_values reads those)."""
     row = page.locator("#compare-result tbody tr", has=page.locator(f'th a:text-is("{title}")'))
-    return [" ".join(text.split()) for text in row.locator("td").all_inner_texts()]
+    cells = [" ".join(text.split()) for text in row.locator("td").all_inner_texts()]
+    return cells if flags else [re.sub(r" ?⚠\d+", "", cell) for cell in cells]
 
 
 def expected_mean(env: str, reference: str) -> str:
@@ -52,6 +55,21 @@ def expected_mean(env: str, reference: str) -> str:
     return f"{three_digits(mean)} over {len(ratios)} scenarios: {tally} {spread}, median {median}"
 
 
+def decided_artefacts(env: str, reference: str) -> int:
+    """The fio scenarios the reference ran where env's value, its own or a run a report compared with
+    it on purpose (compare.json `decided`), is a cache artefact."""
+    data = compare_data()
+    count = 0
+    for scenario in data["scenarios"]:
+        cells = scenario["cells"]
+        if scenario["tool"] != "fio" or reference not in cells:
+            continue
+        partners = [data["scenarios_by_key"][key]["cells"] for key, _, _ in scenario.get("decided", [])]
+        theirs = cells.get(env) or next((other[env] for other in partners if env in other), None)
+        count += bool(theirs and theirs.get("artefact"))
+    return count
+
+
 def three_digits(ratio: float) -> str:
     return units.ratio_text(ratio)  # three significant digits, zeros kept, as every page says a ratio
 
@@ -63,39 +81,66 @@ def test_picked_environments_side_by_side_against_a_baseline(page, base_url_loca
     page.set_viewport_size({"width": 1440, "height": 1000})
     page.goto(f"{base_url_local}compare/?env={','.join(PICKED)}")
     page.locator("#compare-result table").wait_for()
-    # The Windows guest ran fio with another engine: its cell says so instead of a number. The
-    # writeback guest's 66.7× its host is the host's page cache: shown, and said, never a ratio.
+    # The Windows guest ran fio with another engine, which the report compares across on purpose
+    # (`ignore: [ioengine]`): its value is shown, and says so. The writeback guests' results are the
+    # host's page cache: shown, and said, never a ratio.
     assert row_cells(page, RANDREAD) == [
         "195",
         "245 1.26×",
         "13,000 not a speed result: served from the host's cache, not the disk",
-        "not run ran engine windowsaio, not posixaio",
+        "2,483 not a speed result: served from the host's cache, not the disk "
+        "compared across on purpose in vm-vs-bare-metal: engine windowsaio, not posixaio",
     ]
     summary = [" ".join(t.split()) for t in page.locator("#compare-result tr.compare-summary td").all_inner_texts()]
     assert summary == [
         "baseline",
         expected_mean("centos-vm-cache-none", "r730-host"),
         expected_mean("centos-vm-writeback", "r730-host"),
-        "no scenario in common",
+        f"no like-for-like result: {decided_artefacts('win2008-vm-writeback', 'r730-host')} scenarios left out, "
+        "not speed results",
     ]
-    # The Windows guest ran fio with another engine: refused, and why.
-    refused = page.locator("#compare-refused")
-    refused.locator("summary").click()
-    assert "win2008-vm-writeback did not run " + RANDREAD in refused.inner_text()
-    assert "engine windowsaio, not posixaio" in refused.inner_text()
     page.locator("#compare-chart svg.main-svg").first.wait_for(state="visible")
     page.screenshot(path=str(artifacts / "compare-1440.png"), full_page=True)
     assert errors == []
 
 
-def test_environments_that_share_no_scenario_say_what_each_ran_instead(page, base_url_local):
-    """The NVMe report compares its raw device with ext4 across targets on purpose; this page does not."""
+def test_a_report_s_decision_to_compare_across_a_parameter_is_honoured(page, base_url_local):
+    """The NVMe report compares its raw device with ext4 across targets on purpose (`ignore: [target]`):
+    so does this page, saying so in each cell."""
     page.goto(f"{base_url_local}compare/?env=nvme-raw,nvme-ext4")
     page.locator("#compare-result table").wait_for()
+    cells = row_cells(page, "fio randread, 4 KiB, queue depth 4096, jobs 1, direct, libaio, raw device")
+    assert cells == [
+        "188,000",
+        "188,000 manual 1.00× compared across on purpose in nvme-raw-vs-ext4: target file, not raw device",
+    ]
+    # ext4's 1 MiB write printed bandwidth alone: no IOPS, said, not "not run".
     cells = row_cells(page, "fio write, 1 MiB, queue depth 4096, jobs 1, direct, libaio, raw device")
-    assert cells[0] == "872" and cells[1] == "not run ran target file, not raw device"
-    assert "share no scenario" in page.locator("#compare-scenarios-note").inner_text()
-    assert page.locator("#compare-chart").count() == 0  # nothing compared: no empty chart
+    assert cells[0] == "872" and cells[1].startswith("no IOPS compared across on purpose in nvme-raw-vs-ext4")
+    assert page.locator("#compare-chart").count() == 1
+
+
+def test_a_near_match_is_named_and_asked_for_never_assumed(page, base_url_local):
+    """No report compares these two across queue depths: the page says what the other ran, and pairs
+    it only when the reader asks for near matches in that one parameter, labelled as such."""
+    scenario = "fio-write-randwrite-4096-16-1-direct-libaio-file"
+    page.goto(f"{base_url_local}compare/?env=build-vm-vda,md6-raid6-4nvme&scenario={scenario}")
+    page.locator("#compare-result table").wait_for()
+    title = "fio randwrite, 4 KiB, queue depth 16, jobs 1, direct, libaio, file"
+    assert row_cells(page, title)[1] == "not run ran queue depth 64, not 16"
+    refused = page.locator("#compare-refused")
+    refused.locator("summary").click()
+    assert "ask for near matches in queue depth" in refused.inner_text()
+    page.locator("#compare-near").select_option("queue depth")
+    assert "near=queue+depth" in page.url or "near=queue%20depth" in page.url
+    data = compare_data()["scenarios_by_key"]
+    theirs = data["fio-write-randwrite-4096-64-1-direct-libaio-file"]["cells"]["md6-raid6-4nvme"]["values"][0]
+    ours = data[scenario]["cells"]["build-vm-vda"]["values"][0]
+    value = row_cells(page, title)[1]
+    assert value.endswith(f"{three_digits(theirs / ours)} near match: queue depth 64, not 16"), value
+    assert page.locator("#compare-refused").count() == 0
+    page.goto(page.url)  # the near match is in the address
+    assert row_cells(page, title)[1] == value
 
 
 def test_against_the_best_of_each_scenario(page, base_url_local):
@@ -158,3 +203,24 @@ def test_an_environment_page_compares_it_with_a_related_one_in_one_click(page, b
     assert page.locator("#compare-ref").input_value() == "r730-host"
     # The host's 4 KiB random read against its guest's, as the report has them.
     assert row_cells(page, RANDREAD) == ["195", "245 1.26×"]
+
+
+def test_a_randrw_pair_keeps_each_direction_and_every_check_beside_its_value(page, base_url_local):
+    """The NAS seed's randrw runs: a read row and a write row, each value with the report's ⚠ check."""
+    page.goto(f"{base_url_local}compare/?env=nas-default,nas-write-back")
+    page.locator("#compare-result table").wait_for()
+    data = compare_data()["scenarios_by_key"]
+    for side in ("read", "write"):
+        cells = data[f"fio-{side}-randrw-1-1-direct-psync-rawdevice-50"]["cells"]
+        title = f"fio randrw ({side} side), queue depth 1, jobs 1, direct, psync, raw device, read % 50"
+        base, other = cells["nas-default"]["values"][0], cells["nas-write-back"]["values"][0]
+        shown = row_cells(page, title, flags=True)
+        assert shown[0].startswith(f"{base:,}") and shown[1].startswith(f"{other:,} {three_digits(other / base)}")
+        assert all(re.search(r"⚠\d+$", cell) for cell in shown)  # each run was flagged by a check
+    # Each run's check once, in full, under the table: psync ran the job file's iodepth=64 at QD1.
+    checks = page.locator("#compare-result ol.compare-checks li").all_inner_texts()
+    assert len(checks) == 2
+    for env, check in zip(("nas-default", "nas-write-back"), checks, strict=True):
+        assert check.startswith(f"{env}: {env}-iometer — ioengine=psync is synchronous: iodepth=64")
+    page.locator("#compare-result a.flag").first.click()
+    assert page.url.endswith("#compare-check-1")

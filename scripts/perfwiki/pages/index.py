@@ -7,7 +7,7 @@ import statistics
 from typing import Any
 
 from .. import artefacts, chartsvg, datafile, noise, tools, units
-from ..compare import describe, fingerprint_key, parameter_name, parameter_text
+from ..compare import describe, differences, fingerprint_key, parameter_name, parameter_text
 from ..findings import failure
 from ..model import Run
 from . import finder, fold, history, layouts, scenario_keys
@@ -45,7 +45,45 @@ def report_date(value: Any) -> str | None:
     return str(value) if value else None
 
 
-def index_share(report: str, runs: list[Run], title: str | None = None, date: Any = None) -> dict[str, Any]:
+def _flags(run: Run) -> list[str]:
+    """The checks that flag a run (⚠ on a report page): its warnings and errors, as messages."""
+    return [finding["message"] for finding in run.checks if finding["severity"] in ("error", "warning")]
+
+
+def decided_across(comparisons: list[dict[str, Any]], runs: list[Run]) -> list[dict[str, Any]]:
+    """The scenarios a report put side by side on purpose: each column of its comparisons that
+    compares across a parameter (`ignore: [ioengine]`) and holds runs of more than one scenario.
+    The compare page honours them as the report does (compare_index)."""
+    by_id = {run.id: run for run in runs}
+    found: list[dict[str, Any]] = []
+    for comparison in comparisons:
+        for index, column in enumerate(comparison["columns"]):
+            if not column.get("compared_across"):
+                continue
+            keys = set()
+            for row in comparison["rows"]:
+                cell = row["cells"][index] if index < len(row["cells"]) else None
+                for run_id in (cell or {}).get("runs") or []:
+                    if (run := by_id.get(run_id)) is not None and run.fingerprints:
+                        keys.add(fingerprint_key(_closest(run, column["parameters"])))
+            entry = {"scenarios": sorted(keys), "across": column["compared_across"], "column": column["title"]}
+            if len(keys) > 1 and entry not in found:
+                found.append(entry)
+    return found
+
+
+def _closest(run: Run, parameters: dict[str, Any]) -> dict[str, Any]:
+    """The run's fingerprint (of its parts: a randrw run's read or write) that a column's is: the one
+    that shares the most of its parameters."""
+    return max(
+        run.fingerprints.values(),
+        key=lambda print_: sum(print_.get(key) == value for key, value in parameters.items()),
+    )
+
+
+def index_share(
+    report: str, runs: list[Run], title: str | None = None, date: Any = None, decided: list[dict[str, Any]] = ()
+) -> dict[str, Any]:
     """One report's share of the scenario and tool pages; site_index merges the shares.
 
     Ingest keeps each report's share with the report, so an unchanged report is not
@@ -98,6 +136,8 @@ def index_share(report: str, runs: list[Run], title: str | None = None, date: An
                     **({"failed": failed} if (failed := failure(run)) else {}),
                     **({"artefact": reason} if (reason := artefacts.artefact(run)) else {}),
                     **({"manual": True} if run.format == "manual" else {}),
+                    # What the report's ⚠ says of the run: the compare page shows it beside its value.
+                    **({"checks": flags} if (flags := _flags(run)) else {}),
                 }
             )
             if len(scenario["series"]) <= OVERLAID:  # one more says the chart is left out (_scenario_charts)
@@ -112,6 +152,7 @@ def index_share(report: str, runs: list[Run], title: str | None = None, date: An
         "scenarios": scenarios,
         "tools": by_tool,
         "environments": environments,
+        "decided": list(decided),
     }
 
 
@@ -343,6 +384,8 @@ def compare_index(shares: list[dict[str, Any]]) -> str:
     ran a near scenario instead.
     """
     merged, _ = _merged_scenarios(shares)
+    near = near_scenarios({key: scenario["fingerprint"] for key, scenario in merged.items()})
+    decided = _decided(shares, merged)
     used: dict[str, dict[str, Any]] = {}
     scenarios = []
     counts: dict[str, int] = {}
@@ -364,7 +407,11 @@ def compare_index(shares: list[dict[str, Any]]) -> str:
         for run in scenario["runs"]:
             if run.get("failed"):
                 continue  # not a result (findings.failure): its page says why
-            cell = by_environment.setdefault(run["environment"], {"runs": [], "numbers": [], "artefacts": []})
+            cell = by_environment.setdefault(
+                run["environment"], {"runs": [], "numbers": [], "artefacts": [], "checks": []}
+            )
+            for message in run.get("checks") or []:
+                cell["checks"].append([len(cell["runs"]), message])  # the run's place in the cell, its check
             cell["runs"].append([run["report"], run["run"]])
             cell["numbers"].append(run["numbers"])
             cell["artefacts"].append(run.get("artefact"))
@@ -382,6 +429,8 @@ def compare_index(shares: list[dict[str, Any]]) -> str:
                     if name != "tool" and value is not None
                 ],
                 "cells": {env: _compare_cell(cell) for env, cell in sorted(by_environment.items())},
+                **({"near": near[key]} if near.get(key) else {}),
+                **({"decided": decided[key]} if decided.get(key) else {}),
             }
         )
     # noise.EVEN: the page calls a ratio better or worse by the rule every other page uses.
@@ -393,6 +442,42 @@ def compare_index(shares: list[dict[str, Any]]) -> str:
             "even": noise.EVEN,
         }
     )
+
+
+def near_scenarios(prints: dict[str, dict[str, Any]]) -> dict[str, list[list[str]]]:
+    """Per scenario, the scenarios of its tool that differ from it in one parameter only:
+    [key, that parameter's name, what differs ("engine windowsaio, not libaio")], as
+    compare.differences says it. Scenarios are filed by their fingerprint less one parameter, so
+    this is linear in the scenarios, not quadratic."""
+    filed: dict[tuple[Any, ...], list[str]] = {}
+    for key, print_ in prints.items():
+        for left_out in print_:
+            if left_out != "tool":
+                rest = tuple((name, value) for name, value in print_.items() if name != left_out)
+                filed.setdefault((left_out, rest), []).append(key)
+    found: dict[str, list[list[str]]] = {}
+    for (left_out, _), keys in sorted(filed.items(), key=lambda item: item[1]):
+        for key in keys:
+            for other in keys:
+                if other != key:
+                    (said,) = differences(prints[key], prints[other])
+                    found.setdefault(key, []).append([other, parameter_name(prints[key]["tool"], left_out), said])
+    return found
+
+
+def _decided(shares: list[dict[str, Any]], merged: dict[str, dict[str, Any]]) -> dict[str, list[list[str]]]:
+    """Per scenario, the others a report compared it with on purpose: [key, what differs, the report]."""
+    found: dict[str, list[list[str]]] = {}
+    for share in sorted(shares, key=lambda share: share["report"]):
+        for decision in share.get("decided") or []:
+            for key in decision["scenarios"]:
+                for other in decision["scenarios"]:
+                    if other != key and key in merged and other in merged:
+                        said = "; ".join(differences(merged[key]["fingerprint"], merged[other]["fingerprint"]))
+                        entry = [other, said, share["report"]]
+                        if entry not in found.setdefault(key, []):
+                            found[key].append(entry)
+    return found
 
 
 def _compare_cell(cell: dict[str, Any]) -> dict[str, Any]:
@@ -407,6 +492,8 @@ def _compare_cell(cell: dict[str, Any]) -> dict[str, Any]:
         found["artefact"] = reasons[0]
     if cell.get("manual"):
         found["manual"] = True  # typed by hand: the page marks the cell, as every page does
+    if cell["checks"]:
+        found["checks"] = cell["checks"]  # [run's place in `runs`, the check's message]: ⚠ beside the value
     return found
 
 

@@ -13,7 +13,7 @@ const text = (scale, value) => (scale.unit === "per test" ? numberText(value) : 
 
 const root = document.getElementById("compare");
 const base = root.dataset.base;
-const state = { envs: [], scenarios: [], ref: "", metric: "" };
+const state = { envs: [], scenarios: [], ref: "", metric: "", near: "" };
 let data = null;
 let titles = {};
 
@@ -38,6 +38,7 @@ function readAddress() {
   state.scenarios = list("scenario").filter((key) => data.byKey.has(key));
   state.ref = params.get("ref") || "";
   state.metric = params.get("metric") || "";
+  state.near = params.get("near") || "";
 }
 
 function address() {
@@ -46,25 +47,69 @@ function address() {
   if (state.scenarios.length) params.set("scenario", state.scenarios.join(","));
   if (state.ref) params.set("ref", state.ref);
   if (state.metric) params.set("metric", state.metric);
+  if (state.near) params.set("near", state.near);
   const query = params.toString().replaceAll("%2C", ",");
   return `${window.location.origin}${window.location.pathname}${query ? `?${query}` : ""}`;
 }
 
 // ---- what is compared ----------------------------------------------------------------------
 
-// The scenarios at least two picked environments ran: the only ones where a ratio says anything.
-function sharedScenarios() {
-  return data.scenarios.filter((s) => state.envs.filter((env) => s.cells[env]).length >= 2);
+// Which scenarios a row may take an environment's value from besides its own, as ingest decided
+// (pages/index.py compare_index; this page decides nothing): those a report compared it with on
+// purpose ("decided"), and, when the reader asks for near matches in one parameter (?near=engine),
+// those that differ from it in that parameter only.
+function partners(scenario) {
+  const found = (scenario.decided || []).map(([key, said, report]) => ({ key, said, report, kind: "decided" }));
+  if (state.near) {
+    (scenario.near || [])
+      .filter(([, name]) => name === state.near)
+      .forEach(([key, , said]) => found.push({ key, said, kind: "near" }));
+  }
+  return found.filter((partner) => data.byKey.has(partner.key));
+}
+
+// A row: a scenario and the partners it takes values from. A scenario taken into a row is not a
+// row of its own as well, so no pair of runs counts twice in the means.
+function rowsOf(scenarios) {
+  const reference = against().reference || state.envs[0];
+  const taken = new Set();
+  const rows = [];
+  scenarios.forEach((scenario) => {
+    if (taken.has(scenario.key)) return;
+    const links = partners(scenario).filter((partner) => !taken.has(partner.key));
+    // The baseline's own scenario leads the row when a partner is the one it ran.
+    const own = links.find((partner) => !scenario.cells[reference] && data.byKey.get(partner.key).cells[reference]);
+    const lead = own ? data.byKey.get(own.key) : scenario;
+    // What differs, said from the lead's side: "target file, not raw device" in the raw device's row.
+    const group = new Set([scenario.key, ...links.map((partner) => partner.key)]);
+    const others = own ? partners(lead).filter((partner) => group.has(partner.key)) : links;
+    taken.add(scenario.key);
+    others.forEach((partner) => taken.add(partner.key));
+    rows.push({ scenario: lead, partners: others });
+  });
+  return rows;
+}
+
+// An environment's cell in a row: its own run of the row's scenario, else a partner's, said as such.
+function cellIn(row, env) {
+  if (row.scenario.cells[env]) return { cell: row.scenario.cells[env], via: null };
+  const partner = row.partners.find((candidate) => data.byKey.get(candidate.key).cells[env]);
+  return partner ? { cell: data.byKey.get(partner.key).cells[env], via: partner } : { cell: null, via: null };
+}
+
+// The rows at least two picked environments have a value in: the only ones where a ratio says anything.
+function sharedRows() {
+  return rowsOf(data.scenarios).filter((row) => state.envs.filter((env) => cellIn(row, env).cell).length >= 2);
 }
 
 // The rows: the scenarios picked, else those two or more picked environments ran. When they share
 // none, the reference's own, so each other environment's cell says what it ran instead.
-function shownScenarios() {
-  if (state.scenarios.length) return state.scenarios.map((key) => data.byKey.get(key)).filter(Boolean);
-  const shared = sharedScenarios();
+function shownRows() {
+  if (state.scenarios.length) return rowsOf(state.scenarios.map((key) => data.byKey.get(key)).filter(Boolean));
+  const shared = sharedRows();
   if (shared.length) return shared;
   const first = against().reference || state.envs[0];
-  return data.scenarios.filter((s) => s.cells[first]);
+  return rowsOf(data.scenarios.filter((s) => s.cells[first]));
 }
 
 // The metric a row compares: the chosen one when its tool measures it, else the tool's first.
@@ -87,40 +132,28 @@ function geometricMean(values) {
   return Math.exp(kept.reduce((sum, v) => sum + Math.log(v), 0) / kept.length);
 }
 
-// What differs between two fingerprints, as compare.differences says it in Python:
-// "block size 8 KiB, not 4 KiB".
-function differences(reference, other) {
-  const theirs = new Map(other.params);
-  const found = [];
-  reference.params.forEach(([name, value]) => {
-    const their = theirs.has(name) ? theirs.get(name) : "unknown";
-    if (their !== value) found.push(`${name} ${their}, not ${value}`);
-  });
-  other.params.forEach(([name, value]) => {
-    if (!reference.params.some(([n]) => n === name)) found.push(`${name} ${value}, not unknown`);
-  });
-  return found;
-}
-
-// The scenario of the same tool an environment ran that is nearest to one it did not run.
+// A scenario an environment ran that differs from one it did not run in one parameter only, with
+// what differs as ingest said it ("engine windowsaio, not posixaio"): compare_index's `near`.
 function nearest(scenario, env) {
-  let best = null;
-  data.scenarios.forEach((other) => {
-    if (other.tool !== scenario.tool || !other.cells[env] || other === scenario) return;
-    const differ = differences(scenario, other);
-    if (!best || differ.length < best.differ.length) best = { other, differ };
-  });
-  return best;
+  const found = (scenario.near || []).find(([key]) => data.byKey.get(key) && data.byKey.get(key).cells[env]);
+  return found ? { other: data.byKey.get(found[0]), differ: found[2], name: found[1] } : null;
 }
 
 // ---- drawing ------------------------------------------------------------------------------
 
 // A scenario in a few words: "fio randread, 4 KiB, queue depth 16, jobs 1, direct, posixaio". A
-// number or a yes/no keeps its parameter's name; the direction is implied by the rw mode.
+// number or a yes/no keeps its parameter's name. The direction is implied by a pure read or write,
+// not by a mixed workload: "fio randrw (write side), 4 KiB, ..." is the write half of a randrw run.
+const MIXED = new Set(["randrw", "rw", "readwrite", "trimwrite", "randtrimwrite"]);
 function short(scenario) {
+  const params = new Map(scenario.params);
+  const mixed = MIXED.has(params.get("rw"));
   const words = scenario.params
     .filter(([name]) => name !== "direction")
-    .map(([name, value]) => (/^(\d+|True|False)$/.test(value) ? `${name} ${value}` : value));
+    .map(([name, value]) => {
+      if (name === "rw" && mixed && params.has("direction")) return `${value} (${params.get("direction")} side)`;
+      return /^(\d+|True|False)$/.test(value) ? `${name} ${value}` : value;
+    });
   return `${scenario.tool} ${words.join(", ")}`;
 }
 
@@ -161,40 +194,50 @@ function even(up) {
 
 // One scenario's row: each environment's value and its ratio; an environment that did not run
 // this scenario is "not run", with the near scenario it ran instead (kept in `refused`).
-function scenarioRow(scenario, metric, how, ratios, refused) {
+function scenarioRow(shownRow, metric, how, ratios, refused, notes) {
+  const { scenario } = shownRow;
   const { best, reference } = how;
   const envs = state.envs;
-  const values = envs.map((env) => (scenario.cells[env] ? scenario.cells[env].values[metric.index] : null));
+  const found = envs.map((env) => cellIn(shownRow, env));
+  const cells = Object.fromEntries(envs.map((env, i) => [env, found[i].cell]));
+  const values = envs.map((env) => (cells[env] ? cells[env].values[metric.index] : null));
   const present = values.filter((v) => !missing(v));
   const scale = scaleFor(present, metric.unit);
   // A cell a check explained as a cache (ingest's artefacts.py) is shown, never set against another.
   const measured = envs
-    .map((env, i) => (scenario.cells[env] && !scenario.cells[env].artefact ? values[i] : null))
+    .map((env, i) => (cells[env] && !cells[env].artefact ? values[i] : null))
     .filter((v) => !missing(v));
-  const referenceCell = scenario.cells[reference];
+  const referenceCell = cells[reference];
   let target = referenceCell && !referenceCell.artefact ? referenceCell.values[metric.index] : null;
   if (best) target = measured.length ? (metric.higher ? Math.max(...measured) : Math.min(...measured)) : null;
   const name = el("a", { href: `${base}scenarios/${scenario.key}/`, title: scenario.title }, short(scenario));
   const direction = `${metric.title}, ${metric.higher ? "higher" : "lower"} is better`;
   const row = el("tr", {}, el("th", { scope: "row" }, name, el("br"), el("span", { class: "muted" }, direction)));
   envs.forEach((env, i) => {
-    const cell = scenario.cells[env];
-    if (!cell || missing(values[i])) {
+    const cell = cells[env];
+    if (cell && missing(values[i])) {
+      // It ran the scenario; the tool printed no such number (a bandwidth test's IOPS).
+      row.append(el("td", { class: "missing" }, runLink(cell, `no ${metric.title}`), viaNote(found[i].via)));
+      return;
+    }
+    if (!cell) {
       const near = nearest(scenario, env);
       if (near) refused.push({ env, scenario, near });
       const why = near
-        ? `not run: ${env} ran ${short(near.other)} instead (${near.differ.join("; ")}): another scenario`
+        ? `not run: ${env} ran ${short(near.other)} instead (${near.differ}): another scenario`
         : `not run: ${env} has no ${scenario.tool} run of this scenario`;
       // What it ran instead, in the cell itself: "ran engine windowsaio, not posixaio".
-      const instead = near ? el("span", { class: "compare-instead" }, `ran ${near.differ.join("; ")}`) : "";
+      const instead = near ? el("span", { class: "compare-instead" }, `ran ${near.differ}`) : "";
       row.append(el("td", { class: "missing", title: why }, "not run", near ? el("br") : "", instead));
       return;
     }
     const repeats = cell.runs.length > 1 ? ` (median of ${cell.runs.length})` : "";
+    const flags = flagged(cell, env, notes);
+    const via = viaNote(found[i].via);
     if (cell.artefact) {
       ratios.leftOut.set(env, (ratios.leftOut.get(env) || 0) + 1);
       const note = el("span", { class: "artefact-note" }, `not a speed result: ${cell.artefact}`);
-      row.append(el("td", { class: "artefact" }, runLink(cell, text(scale, values[i])), repeats, el("br"), note));
+      row.append(el("td", { class: "artefact" }, runLink(cell, text(scale, values[i])), repeats, flags, el("br"), note, via));
       return;
     }
     const up = target ? speedup(values[i], target, metric.higher) : null;
@@ -204,9 +247,40 @@ function scenarioRow(scenario, metric, how, ratios, refused) {
     if (!best && env !== reference && up !== null && !even(up)) verdict = up > 1 ? "better" : "worse";
     const shown = ratio === null || env === reference ? "" : el("span", { class: "rel" }, ` ${ratioText(ratio)}`);
     const typed = cell.manual ? el("span", { class: "badge", title: "typed by hand, no raw output" }, "manual") : "";
-    row.append(el("td", verdict ? { class: verdict } : {}, runLink(cell, text(scale, values[i])), repeats, " ", typed, shown));
+    row.append(el("td", verdict ? { class: verdict } : {}, runLink(cell, text(scale, values[i])), repeats, " ", typed, shown, flags, via));
   });
   return row;
+}
+
+// The checks a report flags a cell's runs with (⚠ on its page), numbered here and listed under the
+// table in full: a tooltip alone is nothing on a phone.
+function flagged(cell, env, notes) {
+  if (!cell.checks || !cell.checks.length) return "";
+  const marks = cell.checks.map(([at, message]) => {
+    const [report, run] = cell.runs[at];
+    // A randrw run is in two rows (its read and its write side): its check is listed once.
+    let number = notes.findIndex((note) => note.run === run && note.report === report && note.message === message) + 1;
+    if (!number) number = notes.push({ env, report, run, message });
+    return el("a", { class: "flag", href: `#compare-check-${number}`, title: message }, `⚠${number}`);
+  });
+  return el("span", { class: "compare-flags" }, ...marks.flatMap((mark) => [" ", mark]));
+}
+
+// A value taken from another scenario than the row's, and why: the report's decision, or the near
+// match the reader asked for.
+function viaNote(via) {
+  if (!via) return "";
+  const said = via.kind === "decided" ? `compared across on purpose in ${via.report}: ${via.said}` : `near match: ${via.said}`;
+  return el("span", { class: `compare-via compare-via--${via.kind}` }, el("br"), said);
+}
+
+function checksList(notes) {
+  const list = el("ol", { class: "compare-checks" });
+  notes.forEach(({ env, report, run, message }, i) => {
+    const link = el("a", { href: `${base}runs/${report}/${run}/#checks-heading` }, `${env}: ${run}`);
+    list.append(el("li", { id: `compare-check-${i + 1}`, value: i + 1 }, link, ` — ${message}`));
+  });
+  return el("section", { class: "compare-checks-section" }, el("h2", {}, "Checks on these runs"), list);
 }
 
 // The summary: the geometric mean of each environment's ratios over the scenarios it ran.
@@ -250,7 +324,8 @@ function refusedList(refused) {
   const list = el("ul");
   refused.forEach(({ env, scenario, near }) => {
     const said = `${env} did not run ${short(scenario)}; its nearest run, ${short(near.other)}, differs: `;
-    list.append(el("li", {}, `${said}${near.differ.join("; ")}. Not put side by side.`));
+    const ask = state.near ? "" : ` (ask for near matches in ${near.name} to put it side by side, labelled)`;
+    list.append(el("li", {}, `${said}${near.differ}. Not put side by side${ask}.`));
   });
   const title = `Not side by side: ${plural(refused.length, "run")} of another scenario`;
   return el("details", { class: "left-out", id: "compare-refused" }, el("summary", {}, title), list);
@@ -267,14 +342,15 @@ function render() {
     return;
   }
   const how = against();
-  const rows = shownScenarios();
+  const rows = shownRows();
   const ratios = new Map(envs.map((env) => [env, []]));
   ratios.leftOut = new Map(); // per environment, how many of its cells were artefacts
   const refused = [];
+  const notes = [];
   const body = el("tbody");
-  rows.forEach((scenario) => {
-    const metric = metricOf(scenario);
-    if (metric) body.append(scenarioRow(scenario, metric, how, ratios, refused));
+  rows.forEach((shownRow) => {
+    const metric = metricOf(shownRow.scenario);
+    if (metric) body.append(scenarioRow(shownRow, metric, how, ratios, refused, notes));
   });
   const summary = envs.map((env) => {
     const mean = geometricMean(ratios.get(env));
@@ -291,6 +367,7 @@ function render() {
     const said = "The picked environments have no scenario in common: no two of them ran one test with the same parameters.";
     result.append(el("p", { class: "missing" }, said));
   }
+  if (notes.length) result.append(checksList(notes));
   if (refused.length) result.append(refusedList(refused));
   document.dispatchEvent(new CustomEvent("perfwiki:rows")); // tables.js: "scroll sideways" when it does
   if (summary.every((value, i) => value === null || state.envs[i] === how.reference)) {
@@ -345,9 +422,10 @@ function environmentPicker(onChange) {
 
 // The scenarios offered: those two or more picked environments ran, and any picked before.
 function scenarioPicker() {
-  const offered = data.scenarios.filter(
-    (s) => state.envs.filter((env) => s.cells[env]).length >= 2 || state.scenarios.includes(s.key),
-  );
+  // A row's lead scenario, where another environment's value may come from a partner (a report's
+  // decision, a near match asked for).
+  const shared = new Set(sharedRows().map((row) => row.scenario.key));
+  const offered = data.scenarios.filter((s) => shared.has(s.key) || state.scenarios.includes(s.key));
   const items = offered.map((s) => ({ value: s.key, label: short(s), detail: "" }));
   checklist($("compare-scenarios"), items, state.scenarios, (event) => {
     state.scenarios = toggled(state.scenarios, event.target.value, event.target.checked);
@@ -386,6 +464,15 @@ function controls() {
   $("compare-metric").replaceChildren(el("option", { value: "" }, "each tool's main metric"), ...options);
   $("compare-metric").addEventListener("change", (event) => {
     state.metric = event.target.value;
+    render();
+  });
+  // Near matches are asked for, one parameter at a time, never assumed.
+  const names = [...new Set(data.scenarios.flatMap((s) => (s.near || []).map(([, name]) => name)))].sort();
+  const near = names.map((name) => el("option", { value: name, selected: name === state.near }, `allowed to differ in ${name}`));
+  $("compare-near").replaceChildren(el("option", { value: "" }, "off: the same scenario only"), ...near);
+  $("compare-near").addEventListener("change", (event) => {
+    state.near = event.target.value;
+    scenarioPicker();
     render();
   });
 }
