@@ -21,10 +21,8 @@ def test_near_scenarios_differ_in_one_parameter_only():
     near = near_scenarios(prints)
     ours, theirs, far = (fingerprint_key(print_) for print_ in (real, engine, two))
     assert near[ours] == [[theirs, "engine", "engine libaio, not psync"]]
-    assert sorted(near[theirs]) == sorted([
-        [ours, "engine", "engine psync, not libaio"],
-        [far, "block size", "block size 4 KiB, not 64 KiB"],
-    ]
-    assert near[far] == [
-        [theirs, "block size", "block size 64 KiB, not 4 KiB"]
-    ]  # two apart from the real one: not near it
+    assert sorted(near[theirs]) == sorted(
+        [[ours, "engine", "engine psync, not libaio"], [far, "block size", "block size 4 KiB, not 64 KiB"]]
+    )
+    # Two parameters apart from the real one: near the libaio one only.
+    assert near[far] == [[theirs, "block size", "block size 64 KiB, not 4 KiB"]]
