@@ -158,7 +158,8 @@ def files(shares: list[dict[str, Any]]) -> dict[str, str]:
     for tool_name in sorted({run["tool"] for run in runs}):
         for facet, title in facet_titles(tool_name).items():
             titles.setdefault(facet, title)
-    order = [*COMMON, *[facet for facet in _facet_order(runs) if facet in postings and facet not in COMMON]]
+    # The filters some run has (a wiki of no runs yet has none).
+    order = [facet for facet in (*COMMON, *_facet_order(runs)) if facet in postings]
     described = {}
     for facet in order:
         listed = [
