@@ -89,7 +89,7 @@ def test_picked_environments_side_by_side_against_a_baseline(page, base_url_loca
         "245 1.26×",
         "13,000 not a speed result: served from the host's cache, not the disk",
         "2,483 not a speed result: served from the host's cache, not the disk "
-        "compared across on purpose in vm-vs-bare-metal: engine windowsaio, not posixaio",
+        "report vm-vs-bare-metal compares these on purpose: engine windowsaio, not posixaio",
     ]
     summary = [" ".join(t.split()) for t in page.locator("#compare-result tr.compare-summary td").all_inner_texts()]
     assert summary == [
@@ -112,11 +112,11 @@ def test_a_report_s_decision_to_compare_across_a_parameter_is_honoured(page, bas
     cells = row_cells(page, "fio randread, 4 KiB, queue depth 4096, jobs 1, direct, libaio, raw device")
     assert cells == [
         "188,000",
-        "188,000 manual 1.00× compared across on purpose in nvme-raw-vs-ext4: target file, not raw device",
+        "188,000 manual 1.00× report nvme-raw-vs-ext4 compares these on purpose: target file, not raw device",
     ]
     # ext4's 1 MiB write printed bandwidth alone: no IOPS, said, not "not run".
     cells = row_cells(page, "fio write, 1 MiB, queue depth 4096, jobs 1, direct, libaio, raw device")
-    assert cells[0] == "872" and cells[1].startswith("no IOPS compared across on purpose in nvme-raw-vs-ext4")
+    assert cells[0] == "872" and cells[1].startswith("no IOPS report nvme-raw-vs-ext4 compares these on purpose")
     assert page.locator("#compare-chart").count() == 1
 
 
@@ -137,8 +137,13 @@ def test_a_near_match_is_named_and_asked_for_never_assumed(page, base_url_local)
     theirs = data["fio-write-randwrite-4096-64-1-direct-libaio-file"]["cells"]["md6-raid6-4nvme"]["values"][0]
     ours = data[scenario]["cells"]["build-vm-vda"]["values"][0]
     value = row_cells(page, title)[1]
-    assert value.endswith(f"{three_digits(theirs / ours)} near match: queue depth 64, not 16"), value
+    assert value.endswith(f"{three_digits(theirs / ours)} near match, not counted: queue depth 64, not 16"), value
     assert page.locator("#compare-refused").count() == 0
+    # Another scenario is no speed difference: neither coloured nor in the summary and its chart.
+    cell = page.locator("#compare-result tbody tr", has=page.locator(f'th a:text-is("{title}")')).locator("td").nth(1)
+    assert cell.get_attribute("class") is None
+    summary = page.locator("#compare-result tr.compare-summary td").nth(1).inner_text()
+    assert summary == "only 1 near match, not counted: no like-for-like result"
     page.goto(page.url)  # the near match is in the address
     assert row_cells(page, title)[1] == value
 
@@ -224,3 +229,15 @@ def test_a_randrw_pair_keeps_each_direction_and_every_check_beside_its_value(pag
         assert check.startswith(f"{env}: {env}-iometer — ioengine=psync is synchronous: iodepth=64")
     page.locator("#compare-result a.flag").first.click()
     assert page.url.endswith("#compare-check-1")
+
+
+def test_an_environment_measured_in_two_reports_shows_its_newest(page, base_url_local):
+    """build-vm-vda ran the same fio jobs quiet and then busy (two reports): its value is the busy
+    report's, said, never the median of both, a number no run measured."""
+    key = "fio-read-randread-4096-16-1-direct-libaio-file"
+    cell = compare_data()["scenarios_by_key"][key]["cells"]["build-vm-vda"]
+    assert cell["reports"] == 2 and {report for report, _ in cell["runs"]} == {"build-vm-disk-busy"}
+    page.goto(f"{base_url_local}compare/?env=build-vm-vda,nvme-ext4&ref=build-vm-vda&scenario={key}")
+    page.locator("#compare-result table").wait_for()
+    shown = row_cells(page, "fio randread, 4 KiB, queue depth 16, jobs 1, direct, libaio, file")[0]
+    assert shown == f"{round(cell['values'][0]):,} (newest of 2 reports)"

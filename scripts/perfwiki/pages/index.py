@@ -384,6 +384,7 @@ def compare_index(shares: list[dict[str, Any]]) -> str:
     ran a near scenario instead.
     """
     merged, _ = _merged_scenarios(shares)
+    dates = {share["report"]: share.get("date") or "" for share in shares}
     near = near_scenarios({key: scenario["fingerprint"] for key, scenario in merged.items()})
     decided = _decided(shares, merged)
     used: dict[str, dict[str, Any]] = {}
@@ -404,9 +405,7 @@ def compare_index(shares: list[dict[str, Any]]) -> str:
             },
         )
         by_environment: dict[str, dict[str, Any]] = {}
-        for run in scenario["runs"]:
-            if run.get("failed"):
-                continue  # not a result (findings.failure): its page says why
+        for run in _newest_report(scenario["runs"], dates):
             cell = by_environment.setdefault(
                 run["environment"], {"runs": [], "numbers": [], "artefacts": [], "checks": []}
             )
@@ -416,6 +415,7 @@ def compare_index(shares: list[dict[str, Any]]) -> str:
             cell["numbers"].append(run["numbers"])
             cell["artefacts"].append(run.get("artefact"))
             cell["manual"] = cell.get("manual") or bool(run.get("manual"))
+            cell["reports"] = run["reports"]
             counts[run["environment"]] = counts.get(run["environment"], 0) + 1
         print_ = scenario["fingerprint"]
         scenarios.append(
@@ -442,6 +442,21 @@ def compare_index(shares: list[dict[str, Any]]) -> str:
             "even": noise.EVEN,
         }
     )
+
+
+def _newest_report(runs: list[dict[str, Any]], dates: dict[str, str]) -> list[dict[str, Any]]:
+    """An environment's runs of a scenario from its newest report only (by date, then name), each
+    with how many reports had some (`reports`): a quiet week's runs and a busy week's are two
+    results, and the median of both is a number no run measured. Failed runs are no result."""
+    by_environment: dict[str, dict[str, list[dict[str, Any]]]] = {}
+    for run in runs:
+        if not run.get("failed"):  # not a result (findings.failure): its page says why
+            by_environment.setdefault(run["environment"], {}).setdefault(run["report"], []).append(run)
+    kept = []
+    for reports in by_environment.values():
+        newest = max(reports, key=lambda report: (dates.get(report, ""), report))
+        kept += [{**run, "reports": len(reports)} for run in reports[newest]]
+    return kept
 
 
 def near_scenarios(prints: dict[str, dict[str, Any]]) -> dict[str, list[list[str]]]:
@@ -492,6 +507,8 @@ def _compare_cell(cell: dict[str, Any]) -> dict[str, Any]:
         found["artefact"] = reasons[0]
     if cell.get("manual"):
         found["manual"] = True  # typed by hand: the page marks the cell, as every page does
+    if cell["reports"] > 1:
+        found["reports"] = cell["reports"]  # the newest of this many reports that ran it here
     if cell["checks"]:
         found["checks"] = cell["checks"]  # [run's place in `runs`, the check's message]: ⚠ beside the value
     return found

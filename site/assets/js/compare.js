@@ -170,11 +170,18 @@ function ratioText(ratio) {
 const plural = (count, word) => `${count} ${word}${count === 1 ? "" : "s"}`;
 const missing = (value) => value === null || value === undefined;
 
+// The baseline when none is picked: the picked environment with a value in the most scenarios (an
+// environment that printed no IOPS is no baseline for IOPS), the first picked among equals.
+function fullest() {
+  const measured = (env) => data.scenarios.filter((s) => s.cells[env] && s.cells[env].values.some((v) => !missing(v))).length;
+  return state.envs.reduce((best, env) => (measured(env) > measured(best) ? env : best), state.envs[0]);
+}
+
 // What the picked environments are measured against: one of them (the baseline), or the best of
 // each scenario ("best"), whose ratios read as ×N of the best (1× is the best, more is worse).
 function against() {
   const best = state.ref === "best";
-  const reference = best ? null : state.envs.includes(state.ref) ? state.ref : state.envs[0];
+  const reference = best ? null : state.envs.includes(state.ref) ? state.ref : fullest();
   return { best, reference };
 }
 
@@ -231,7 +238,11 @@ function scenarioRow(shownRow, metric, how, ratios, refused, notes) {
       row.append(el("td", { class: "missing", title: why }, "not run", near ? el("br") : "", instead));
       return;
     }
-    const repeats = cell.runs.length > 1 ? ` (median of ${cell.runs.length})` : "";
+    // How many runs the value is the median of, and when other reports ran it here too, that it is
+    // the newest report's: a quiet week and a busy week pooled make a number no run measured.
+    const said = [cell.runs.length > 1 ? `median of ${cell.runs.length}` : "", cell.reports ? `newest of ${cell.reports} reports` : ""];
+    const repeats = said.some(Boolean) ? ` (${said.filter(Boolean).join(", ")})` : "";
+    const near = found[i].via && found[i].via.kind === "near";
     const flags = flagged(cell, env, notes);
     const via = viaNote(found[i].via);
     if (cell.artefact) {
@@ -241,10 +252,12 @@ function scenarioRow(shownRow, metric, how, ratios, refused, notes) {
       return;
     }
     const up = target ? speedup(values[i], target, metric.higher) : null;
-    if (up !== null) ratios.get(env).push(up);
+    // A near match is another scenario: its ratio is shown in its cell, never counted as a speed difference.
+    if (up !== null && near) ratios.near.set(env, (ratios.near.get(env) || 0) + 1);
+    else if (up !== null) ratios.get(env).push(up);
     const ratio = up === null ? null : best ? 1 / up : up;
     let verdict = "";
-    if (!best && env !== reference && up !== null && !even(up)) verdict = up > 1 ? "better" : "worse";
+    if (!best && !near && env !== reference && up !== null && !even(up)) verdict = up > 1 ? "better" : "worse";
     const shown = ratio === null || env === reference ? "" : el("span", { class: "rel" }, ` ${ratioText(ratio)}`);
     const typed = cell.manual ? el("span", { class: "badge", title: "typed by hand, no raw output" }, "manual") : "";
     row.append(el("td", verdict ? { class: verdict } : {}, runLink(cell, text(scale, values[i])), repeats, " ", typed, shown, flags, via));
@@ -270,8 +283,11 @@ function flagged(cell, env, notes) {
 // match the reader asked for.
 function viaNote(via) {
   if (!via) return "";
-  const said = via.kind === "decided" ? `compared across on purpose in ${via.report}: ${via.said}` : `near match: ${via.said}`;
-  return el("span", { class: `compare-via compare-via--${via.kind}` }, el("br"), said);
+  const said =
+    via.kind === "decided"
+      ? `report ${via.report} compares these on purpose: ${via.said}`
+      : `near match, not counted: ${via.said}`;
+  return el("span", { class: `compare-via compare-via--${via.kind}` }, said);
 }
 
 function checksList(notes) {
@@ -305,9 +321,13 @@ function summaryRow(summary, ratios, how) {
       ? `: the best in ${shown.filter((r) => r <= 1.0000001).length}`
       : `: better in ${better}, worse in ${worse}`;
     const mean = how.best ? `${ratioText(summary[i])} the best` : ratioText(summary[i]);
-    let cell = `${mean} over ${plural(ups.length, "scenario")}${tally}${range}${middle}`;
+    const near = ratios.near.get(env) ? `; ${plural(ratios.near.get(env), "near match")} not counted` : "";
+    let cell = `${mean} over ${plural(ups.length, "scenario")}${tally}${range}${middle}${near}`;
     if (env === how.reference) cell = "baseline";
-    else if (summary[i] === null && ratios.leftOut.get(env)) {
+    else if (summary[i] === null && ratios.near.get(env)) {
+      const only = `only ${plural(ratios.near.get(env), "near match")}, not counted: no like-for-like result`;
+      cell = el("span", { class: "missing" }, only);
+    } else if (summary[i] === null && ratios.leftOut.get(env)) {
       // Every scenario it shares was explained by a check (a cache): there is nothing to average.
       const left = plural(ratios.leftOut.get(env), "scenario");
       cell = el("span", { class: "missing" }, `no like-for-like result: ${left} left out, not speed results`);
@@ -345,6 +365,7 @@ function render() {
   const rows = shownRows();
   const ratios = new Map(envs.map((env) => [env, []]));
   ratios.leftOut = new Map(); // per environment, how many of its cells were artefacts
+  ratios.near = new Map(); // per environment, how many of its values were near matches
   const refused = [];
   const notes = [];
   const body = el("tbody");
