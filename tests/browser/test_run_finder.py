@@ -89,7 +89,9 @@ def test_the_issue_s_address_lists_the_4k_random_writes_at_qd1(page, base_url_lo
     # The form shows the choice the address made, in the tool's own values.
     assert page.locator("select[name=rw]").input_value() == "randwrite"
     assert page.locator("select[name=bs]").input_value() == "4KiB"
-    assert page.locator("select[name=qd] option:checked").inner_text() == "1 (44)"
+    # Each choice counts the runs it leaves given the other filters: 4 KiB random writes at QD1.
+    expect(page.locator("select[name=qd] option:checked")).to_have_text(f"1 ({expected})")
+    expect(page.locator("select[name=rw] option[value=randwrite]")).to_have_text(f"randwrite ({expected})")
     # Changing one filter changes the address and the list: the same at QD16 instead.
     page.select_option("select[name=qd]", "16")
     expect(page).to_have_url(re.compile(r"qd=16"))
@@ -159,6 +161,31 @@ def test_a_value_no_run_has_matches_nothing_and_stays_in_the_address(page, base_
     expect(page).to_have_url(re.compile(r"bs=3KiB"))
 
 
+def test_choices_count_what_they_would_leave_and_no_run_greys_out(page, base_url_local):
+    """On an environment page, its runs are counted: r730-host ran fio at QD16 only."""
+    on_host = [run for run in documents() if run["environment"] == "r730-host"]
+    fio = [run for run in on_host if run["tool"] == "fio"]
+    page.goto(f"{base_url_local}environments/r730-host/?tool=fio")
+    expect(page.locator("select[name=tool] option[value=fio]")).to_have_text(f"fio ({len(fio)})")
+    expect(page.locator("select[name=qd] option[value='16']")).to_have_text(re.compile(r"\(\d+\)$"))
+    for option in page.locator("select[name=qd] option:not([value=''])").all():
+        depth = option.get_attribute("value")
+        here = sum(1 for run in fio if any(re.match(rf"fio-\w+-\w+-\d+-{depth}-", key) for key in run["scenarios"]))
+        expect(option).to_have_text(f"{depth} ({here})")
+        assert option.is_disabled() == (here == 0)  # a depth r730-host never ran greys out
+    assert page.locator("select[name=qd] option:disabled").count() > 0
+
+
+def test_each_run_says_how_it_ran_and_whether_a_check_flags_it(page, base_url_local):
+    """A buffered libaio run at iodepth=1 lists as such; the NAS job file's psync run says QD1 (iodepth=64)."""
+    page.goto(f"{base_url_local}runs/?tool=fio&report=nas-cache-modes")
+    expect(count_text(page)).to_have_text(f"4 of {TOTAL} runs")
+    first = page.locator("#run-index tbody th").first
+    assert "QD1 (iodepth=64, psync)" in first.locator(".run-index__how").inner_text()
+    flag = first.locator("a.flag")
+    assert flag.inner_text() == "⚠1" and flag.get_attribute("href").endswith("/#checks-heading")
+
+
 def test_the_tool_page_finds_its_own_runs(page, base_url_local):
     fio = sum(1 for run in documents() if run["tool"] == "fio")
     randrw = counted(r"fio-\w+-randrw-")
@@ -173,7 +200,7 @@ def test_the_environment_page_finder_opens_on_demand(page, base_url_local):
     page.on("request", lambda request: requests.append(request.url))
     page.goto(f"{base_url_local}environments/r730-host/", wait_until="networkidle")
     assert not [url for url in requests if f"/{finder.FOLDER}/" in url]  # folded: nothing fetched
-    page.locator("#run-finder summary").click()
+    page.locator("#run-finder > summary").click()
     on_host = sum(1 for run in documents() if run["environment"] == "r730-host")
     expect(count_text(page)).to_have_text(f"{on_host} of {on_host} runs")
     page.goto(f"{base_url_local}environments/r730-host/?tool=fio")  # an address with filters opens it
@@ -231,9 +258,10 @@ def test_a_large_wiki_is_read_a_file_at_a_time(page, base_url_local, tmp_path):
     page.goto(f"{base_url_local}runs/")
     total = 4 * TOTAL
     expect(count_text(page)).to_have_text(f"{total} of {total} runs (first 200 listed)")
-    # The first screen: two files, then each report's title for the report links.
+    # The first screen: two files; then each report's title for its links, and each choice's count.
     expect(page.locator("#run-index a[data-report][title]").first).to_be_attached()
-    assert sorted(fetched) == ["facets.json", "reports.json", "rows-0.json"]
+    assert {"facets.json", "rows-0.json"} <= set(fetched)
+    assert not [name for name in fetched if name.startswith("rows-") and name != "rows-0.json"]
     rows = page.locator("#run-index tbody tr")
     more = page.locator("#run-more")
     assert more.inner_text() == f"Show 200 more of {total - 200}"
@@ -244,7 +272,7 @@ def test_a_large_wiki_is_read_a_file_at_a_time(page, base_url_local, tmp_path):
     fetched.clear()
     page.goto(f"{base_url_local}runs/?tool=iperf3&report=vm-vs-bare-metal-c2")  # the third copy's report
     expect(count_text(page)).to_have_text(f"7 of {total} runs")
-    assert {"by-tool.json", "by-report.json"} <= set(fetched) and "by-environment.json" not in fetched
+    assert {"by-tool.json", "by-report.json"} <= set(fetched)
     page.locator("button[data-sort='number']").click()
     page.locator("button[data-sort='number']").click()  # every matching run sorted, not only those listed
     expect(rows.first.locator("td.key-results")).to_have_text(re.compile(r"^Throughput 9\."))

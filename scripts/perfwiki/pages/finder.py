@@ -57,6 +57,11 @@ ADDRESS_NAMES = {
 }
 # The filters every run has, before its tool's own.
 COMMON = ("tool", "environment", "report")
+# What a filter means, said under it where its name alone misleads.
+HINTS = {
+    "qd": "what the device saw: psync and sync run at 1 whatever iodepth says",
+    "iodepth": "what the job asked for (iodepth=)",
+}
 TITLES = {
     "tool": "Tool",
     "environment": "Environment",
@@ -167,6 +172,8 @@ def files(shares: list[dict[str, Any]]) -> dict[str, str]:
             for value, shown, _ in sorted(values[facet].values(), key=_value_order)
         ]
         info: dict[str, Any] = {"title": TITLES.get(facet) or titles.get(facet, facet)}
+        if facet in HINTS:
+            info["hint"] = HINTS[facet]
         if facet in per_tool:
             info["per_tool"] = per_tool[facet]
         if len(listed) > LISTED_VALUES:
@@ -212,6 +219,8 @@ def _row(run: dict[str, Any]) -> dict[str, Any]:
         "command": run.get("command"),
         "key_results": run["key_results"],
         "scenarios": run.get("scenarios") or [],
+        **({"badges": run["badges"]} if run.get("badges") else {}),
+        **({"flags": run["flags"]} if run.get("flags") else {}),
     }
 
 

@@ -113,6 +113,10 @@ def index_share(
                 "facets": finder.run_facets(run),
                 # Its scenarios, for the finder's "compare these" (the compare page's ?scenario=).
                 "scenarios": scenario_keys(run),
+                # What the finder lists under its title (direct, psync, QD1 (iodepth=64, psync) x 1),
+                # and how many checks flag it (⚠ on its page): a buffered "QD1" is read as one.
+                "badges": tools.get(run.tool).badges(run),
+                "flags": len(_flags(run)),
             }
         )
         for part in tools.get(run.tool).scenario_parts(run):

@@ -9,6 +9,7 @@
 // only the files of rows it shows. At 100,000 runs a filtered list is a few small fetches.
 
 const PAGE = 200;
+const COMPARED = 12; // environments "compare these" sends: a table of more is read by nobody
 
 const state = {
   base: null, // URL of runs/_find/
@@ -185,8 +186,50 @@ async function refresh(form) {
     state.ordered = ordered;
     state.limit = PAGE;
     await draw(generation);
+    recount(form, generation); // after the rows: the counts are for choosing the next filter
   } catch (err) {
     if (generation === state.generation) count.textContent = `The runs could not be read (${err.message}): run make ingest.`;
+  }
+}
+
+// Each choice's count given the other filters (not the text): "16 (3)" on an environment page
+// whose runs are 3 at QD16, not the wiki's 40; a choice no run matches is greyed out.
+async function recount(form, generation) {
+  const wanted = chosen(form);
+  const from = form.elements.from.value;
+  const to = form.elements.to.value;
+  const dated = from || to ? await reportsBetween(from, to) : null;
+  const fields = [...form.querySelectorAll("select[data-facet-field]")].filter((field) => !field.closest("[hidden]"));
+  for (const field of fields) {
+    const lists = await Promise.all(
+      Object.entries(wanted)
+        .filter(([facet]) => facet !== field.name)
+        .map(([facet, value]) => matching(facet, value)),
+    );
+    if (dated) {
+      const reports = await Promise.all(dated.map((slug) => matching("report", slug)));
+      lists.push(Int32Array.from(reports.flatMap((list) => Array.from(list)).sort((x, y) => x - y)));
+    }
+    let member = null;
+    if (lists.length) {
+      member = new Uint8Array(state.meta.total);
+      lists.reduce((found, list) => intersect(found, list)).forEach((n) => {
+        member[n] = 1;
+      });
+    }
+    const values = await fetchJSON(`by-${field.name}.json`);
+    if (generation !== state.generation) return;
+    for (const option of field.options) {
+      if (!option.value) continue;
+      let count = 0;
+      let at = 0;
+      for (const gap of values[option.value] || []) {
+        at += gap;
+        if (!member || member[at]) count += 1;
+      }
+      option.textContent = `${option.dataset.shown} (${count})`;
+      option.disabled = count === 0 && !option.selected;
+    }
   }
 }
 
@@ -226,7 +269,23 @@ function row(run) {
   const tr = document.createElement("tr");
   const head = document.createElement("th");
   head.scope = "row";
-  head.appendChild(link(new URL(`${run.report}/${run.id}/`, state.runs).pathname, run.title));
+  const page = new URL(`${run.report}/${run.id}/`, state.runs).pathname;
+  head.appendChild(link(page, run.title));
+  if (run.flags) {
+    const said = `${run.flags} check${run.flags === 1 ? "" : "s"} flag this run: see its page`;
+    const flag = link(`${page}#checks-heading`, `⚠${run.flags}`, said);
+    flag.className = "flag";
+    flag.setAttribute("aria-label", said);
+    head.append(" ", flag);
+  }
+  if (run.badges) {
+    // How it ran (direct or buffered, engine, queue depth as the device saw it): a buffered "QD1"
+    // of 77,000 IOPS is the page cache, and says so here before anyone sorts by it.
+    const how = document.createElement("span");
+    how.className = "run-index__how muted";
+    how.textContent = run.badges.join(" · ");
+    head.append(document.createElement("br"), how);
+  }
   tr.appendChild(head);
   tr.append(cell(run.tool), cell(run.environment));
   const report = link(new URL(`../reports/${run.report}/`, state.runs).pathname, run.report);
@@ -253,14 +312,23 @@ function row(run) {
 function compareLink(runs) {
   const anchor = $("#run-compare");
   if (!anchor) return;
+  const form = anchor.closest("form");
+  // Offered once the list is narrowed to something (tool, parameters, dates, words): twelve of the
+  // wiki's environments taken at random compare nothing in particular.
+  const narrowed =
+    Object.keys(chosen(form)).some((facet) => !(facet in state.fixed)) ||
+    ["from", "to", "q"].some((name) => form.elements[name].value.trim());
   const envs = [...new Set(runs.map((run) => run.environment))];
   const scenarios = [...new Set(runs.flatMap((run) => run.scenarios || []))];
-  anchor.hidden = envs.length < 2 || !scenarios.length;
+  anchor.hidden = !narrowed || envs.length < 2 || !scenarios.length;
   if (anchor.hidden) return;
-  const params = new URLSearchParams({ env: envs.slice(0, 12).join(",") });
+  const params = new URLSearchParams({ env: envs.slice(0, COMPARED).join(",") });
   if (scenarios.length <= 40) params.set("scenario", scenarios.join(","));
   anchor.href = `${anchor.dataset.page}?${params.toString().replaceAll("%2C", ",")}`;
-  anchor.textContent = `Compare the ${Math.min(envs.length, 12)} environments of the runs listed`;
+  anchor.textContent =
+    envs.length > COMPARED
+      ? `Compare the first ${COMPARED} of the ${envs.length} environments of the runs listed`
+      : `Compare the ${envs.length} environments of the runs listed`;
 }
 
 async function draw(generation) {
@@ -315,6 +383,12 @@ function select(facet, info) {
   field.name = facet;
   field.dataset.facetField = "";
   label.append(info.title, " ", field);
+  if (info.hint) {
+    const hint = document.createElement("small");
+    hint.className = "run-filters__hint";
+    hint.textContent = info.hint;
+    label.append(hint);
+  }
   options(field, info, null);
   return label;
 }
@@ -362,6 +436,7 @@ function options(field, info, tool) {
     if (counts && !(value in counts)) return;
     const option = document.createElement("option");
     option.value = value;
+    option.dataset.shown = text;
     option.textContent = `${text} (${counts ? counts[value] : count})`;
     shown.push(option);
   });
@@ -382,11 +457,17 @@ function showParameters(form) {
   });
   const hint = $("#run-parameters-hint", form);
   if (hint) hint.hidden = Boolean(tool);
+  // On a phone the parameters fold until asked for, or until one is chosen: the rows come first.
+  const fold = $(".run-filters__parameters", form);
+  if (fold && fold.tagName === "DETAILS") {
+    const chosenHere = [...fold.querySelectorAll("[data-facet-field]")].some((field) => field.value);
+    fold.open = chosenHere || !window.matchMedia("(max-width: 40rem)").matches;
+  }
 }
 
 function build(form) {
   const slots = $(".run-filters__facets", form);
-  const parameters = $(".run-filters__parameters", form);
+  const parameters = $(".run-filters__fields", form);
   state.meta.order.forEach((facet) => {
     if (facet in state.fixed) return;
     const info = state.meta.facets[facet];
