@@ -150,3 +150,18 @@ def test_retransmits_on_a_lossy_path(seed):
 def test_clean_captured_runs_get_no_warning():
     for run in runs_of(FIXTURES / "mixed" / "debian12-all-tools.txt"):
         assert [f for f in run.checks if f["severity"] != "info"] == [], (run.tool, run.checks)
+
+
+def test_a_direction_s_long_tail_cites_that_direction_s_percentiles():
+    """The NAS seed's randrw run: its write p99.99 (77,071 µs) is on the write section's line, not the read's."""
+    (run,) = extract(
+        "content/reports/nas-cache-modes/raw/nas-default/fio.txt",
+        (Path(__file__).parents[1] / "content/reports/nas-cache-modes/raw/nas-default/fio.txt").read_bytes(),
+    ).runs
+    (tail,) = [check for check in run.checks if check["id"] == "fio-tail-latency"]
+    assert tail["message"].startswith("write p99.99 is 510x the median")
+    assert tail["evidence"] == "| 99.99th=[77071]" and tail["line"] == 50
+    lines = (
+        (Path(__file__).parents[1] / "content/reports/nas-cache-modes/raw/nas-default/fio.txt").read_text().splitlines()
+    )
+    assert "write:" in "\n".join(lines[: tail["line"]]).rsplit("read:", 1)[-1]  # past the write section's head

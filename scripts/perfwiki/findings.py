@@ -51,8 +51,23 @@ class Evidence:
         """The run's first and last line, within the lines there are."""
         return max(self.run.source.line_start, 1), min(self.run.source.line_end, len(self.lines))
 
-    def find(self, pattern: str) -> tuple[str | None, int | None]:
+    def find(self, pattern: str, after: str | None = None) -> tuple[str | None, int | None]:
+        """The first line matching `pattern`; with `after`, the first past the first line matching
+        `after` (fio's write p99.99 is in its write section, not the read one's), else the first."""
         first, last = self._range()
+        if after is not None:
+            anchor = re.compile(after).search
+            start = next(
+                (number for number, text in enumerate(self.lines[first - 1 : last], start=first) if anchor(text)),
+                None,
+            )
+            if start is not None:
+                evidence, line = self._search(pattern, start, last)
+                if evidence is not None:
+                    return evidence, line
+        return self._search(pattern, first, last)
+
+    def _search(self, pattern: str, first: int, last: int) -> tuple[str | None, int | None]:
         search = re.compile(pattern).search
         for number, text in enumerate(self.lines[first - 1 : last], start=first):
             if search(text):
@@ -67,8 +82,10 @@ class Evidence:
         first, last = self._range()
         return text in "\n".join(self.lines[first - 1 : last])
 
-    def finding(self, check_id: str, severity: str, message: str, pattern: str | None = None) -> Finding:
-        evidence, line = self.find(pattern) if pattern else (None, None)
+    def finding(
+        self, check_id: str, severity: str, message: str, pattern: str | None = None, after: str | None = None
+    ) -> Finding:
+        evidence, line = self.find(pattern, after) if pattern else (None, None)
         if evidence is None and self.run.command and pattern is None:
             evidence, line = self.run.command, self.run.source.line_start
         return Finding(check_id, severity, message, evidence, line)

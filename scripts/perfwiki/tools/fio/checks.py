@@ -187,6 +187,8 @@ def fio_tail_latency(run: Run, ev: Evidence) -> list[Finding]:
                     "info",
                     f"{name} p99.99 is {tail / median:.0f}x the median: a long tail worth investigating",
                     r"99\.99th=",
+                    # fio's text prints each direction's section, "  write: IOPS=...", then its percentiles.
+                    after=rf"^\s*{name}\s*:",
                 )
             )
     return found
