@@ -99,13 +99,20 @@ function chosen(form) {
   return wanted;
 }
 
-async function reportsBetween(from, to) {
-  return Object.entries(await fetchJSON("reports.json"))
+// The runs of the reports dated within the form's range (their front matter's date), or null
+// when it sets none.
+async function dated(form) {
+  const from = form.elements.from.value;
+  const to = form.elements.to.value;
+  if (!from && !to) return null;
+  const slugs = Object.entries(await fetchJSON("reports.json"))
     .filter(([, [, date]]) => {
       const day = (date || "").slice(0, 10);
       return day && (!from || day >= from) && (!to || day <= to);
     })
     .map(([slug]) => slug);
+  const reports = await Promise.all(slugs.map((slug) => matching("report", slug)));
+  return Int32Array.from(reports.flatMap((list) => Array.from(list)).sort((x, y) => x - y));
 }
 
 // The matching row numbers in title order (the files' order), or null for every run.
@@ -119,13 +126,8 @@ async function filtered(form) {
   });
   if (implied) delete wanted.tool;
   const lists = await Promise.all(Object.entries(wanted).map(([facet, value]) => matching(facet, value)));
-  const from = form.elements.from.value;
-  const to = form.elements.to.value;
-  if (from || to) {
-    const reports = await Promise.all((await reportsBetween(from, to)).map((slug) => matching("report", slug)));
-    const rows = reports.flatMap((list) => Array.from(list)).sort((x, y) => x - y);
-    lists.push(Int32Array.from(rows));
-  }
+  const inRange = await dated(form);
+  if (inRange) lists.push(inRange);
   if (!lists.length) return null;
   lists.sort((x, y) => x.length - y.length); // the rarest first: each intersection is no longer than it
   return lists.reduce((found, list) => intersect(found, list));
@@ -205,9 +207,7 @@ async function refresh(form) {
 // whose runs are 3 at QD16, not the wiki's 40; a choice no run matches is greyed out.
 async function recount(form, generation) {
   const wanted = chosen(form);
-  const from = form.elements.from.value;
-  const to = form.elements.to.value;
-  const dated = from || to ? await reportsBetween(from, to) : null;
+  const inRange = await dated(form);
   const fields = [...form.querySelectorAll("select[data-facet-field]")].filter((field) => !field.closest("[hidden]"));
   for (const field of fields) {
     const lists = await Promise.all(
@@ -215,10 +215,7 @@ async function recount(form, generation) {
         .filter(([facet]) => facet !== field.name)
         .map(([facet, value]) => matching(facet, value)),
     );
-    if (dated) {
-      const reports = await Promise.all(dated.map((slug) => matching("report", slug)));
-      lists.push(Int32Array.from(reports.flatMap((list) => Array.from(list)).sort((x, y) => x - y)));
-    }
+    if (inRange) lists.push(inRange);
     let member = null;
     if (lists.length) {
       member = new Uint8Array(state.meta.total);
