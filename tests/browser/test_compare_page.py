@@ -210,6 +210,20 @@ def test_an_environment_page_compares_it_with_a_related_one_in_one_click(page, b
     assert row_cells(page, RANDREAD) == ["195", "245 1.26×"]
 
 
+def test_without_a_reference_the_baseline_is_the_one_sharing_most_and_the_picker_says_so(page, base_url_local):
+    """nvme-raw ran what neither cloud host did; hygon8 and x86 share their sync 4 KiB random writes.
+    The baseline is one of those two, and the picker names the one the table uses."""
+    page.goto(f"{base_url_local}compare/?env=nvme-raw,hygon8-lvm-2nvme,x86-lvm-3nvme")
+    page.locator("#compare-result table").wait_for()
+    head = page.locator("#compare-result thead th").all_inner_texts()
+    assert head[1:] == ["nvme-raw", "hygon8-lvm-2nvme (baseline)", "x86-lvm-3nvme"]
+    assert page.locator("#compare-ref").input_value() == "hygon8-lvm-2nvme"
+    summary = page.locator("#compare-result tr.compare-summary td").all_inner_texts()
+    cells = compare_data()["scenarios_by_key"]["fio-write-randwrite-4096-1-1-direct-sync-file"]["cells"]
+    ratio = three_digits(cells["x86-lvm-3nvme"]["values"][0] / cells["hygon8-lvm-2nvme"]["values"][0])
+    assert summary[2].startswith(f"{ratio} over 1 scenario")  # a ratio, not "no scenario in common"
+
+
 def test_a_randrw_pair_keeps_each_direction_and_every_check_beside_its_value(page, base_url_local):
     """The NAS seed's randrw runs: a read row and a write row, each value with the report's ⚠ check."""
     page.goto(f"{base_url_local}compare/?env=nas-default,nas-write-back")
@@ -240,4 +254,4 @@ def test_an_environment_measured_in_two_reports_shows_its_newest(page, base_url_
     page.goto(f"{base_url_local}compare/?env=build-vm-vda,nvme-ext4&ref=build-vm-vda&scenario={key}")
     page.locator("#compare-result table").wait_for()
     shown = row_cells(page, "fio randread, 4 KiB, queue depth 16, jobs 1, direct, libaio, file")[0]
-    assert shown == f"{round(cell['values'][0]):,} (newest of 2 reports)"
+    assert shown == f"{round(cell['values'][0]):,} (build-vm-disk-busy, the newest of 2 reports that ran it here)"

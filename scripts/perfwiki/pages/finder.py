@@ -41,7 +41,7 @@ FOLDER = "_find"  # under runs/; a report's slug never starts with "_", so no re
 # that has it. A parameter not named here is called by its fingerprint key.
 ADDRESS_NAMES = {
     "bs_bytes": "bs",
-    "iodepth": "qd",  # fio's fingerprint keeps the depth the device saw (options.effective_depth)
+    "iodepth": "qd",  # fio's fingerprint keeps the effective depth (options.effective_depth)
     "queue_depth": "qd",
     "numjobs": "jobs",
     "ioengine": "engine",
@@ -59,7 +59,7 @@ ADDRESS_NAMES = {
 COMMON = ("tool", "environment", "report")
 # What a filter means, said under it where its name alone misleads.
 HINTS = {
-    "qd": "what the device saw: psync and sync run at 1 whatever iodepth says",
+    "qd": "I/Os served at once: 1 for psync, sync and buffered libaio, whatever iodepth says",
     "iodepth": "what the job asked for (iodepth=)",
 }
 TITLES = {

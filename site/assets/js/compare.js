@@ -83,8 +83,7 @@ function rowsOf(scenarios) {
     // What differs, said from the lead's side: "target file, not raw device" in the raw device's row.
     const group = new Set([scenario.key, ...links.map((partner) => partner.key)]);
     const others = own ? partners(lead).filter((partner) => group.has(partner.key)) : links;
-    taken.add(scenario.key);
-    others.forEach((partner) => taken.add(partner.key));
+    [scenario, lead, ...others].forEach((member) => taken.add(member.key)); // each in one row only
     rows.push({ scenario: lead, partners: others });
   });
   return rows;
@@ -170,11 +169,15 @@ function ratioText(ratio) {
 const plural = (count, word) => `${count} ${word}${count === 1 ? "" : "s"}`;
 const missing = (value) => value === null || value === undefined;
 
-// The baseline when none is picked: the picked environment with a value in the most scenarios (an
-// environment that printed no IOPS is no baseline for IOPS), the first picked among equals.
+// The baseline when none is picked: the picked environment that shares the most measured scenarios
+// with the others (an environment that printed no IOPS, or ran what no other did, is no baseline),
+// the first picked among equals.
 function fullest() {
-  const measured = (env) => data.scenarios.filter((s) => s.cells[env] && s.cells[env].values.some((v) => !missing(v))).length;
-  return state.envs.reduce((best, env) => (measured(env) > measured(best) ? env : best), state.envs[0]);
+  const measured = (cell) => cell && cell.values.some((v) => !missing(v));
+  const shared = (env) =>
+    data.scenarios.filter((s) => measured(s.cells[env]) && state.envs.some((other) => other !== env && measured(s.cells[other])))
+      .length;
+  return state.envs.reduce((best, env) => (shared(env) > shared(best) ? env : best), state.envs[0]);
 }
 
 // What the picked environments are measured against: one of them (the baseline), or the best of
@@ -240,7 +243,8 @@ function scenarioRow(shownRow, metric, how, ratios, refused, notes) {
     }
     // How many runs the value is the median of, and when other reports ran it here too, that it is
     // the newest report's: a quiet week and a busy week pooled make a number no run measured.
-    const said = [cell.runs.length > 1 ? `median of ${cell.runs.length}` : "", cell.reports ? `newest of ${cell.reports} reports` : ""];
+    const newest = cell.reports ? `${cell.runs[0][0]}, the newest of ${cell.reports} reports that ran it here` : "";
+    const said = [cell.runs.length > 1 ? `median of ${cell.runs.length}` : "", newest];
     const repeats = said.some(Boolean) ? ` (${said.filter(Boolean).join(", ")})` : "";
     const near = found[i].via && found[i].via.kind === "near";
     const flags = flagged(cell, env, notes);
@@ -453,7 +457,12 @@ function scenarioPicker() {
     render();
   });
   let note = "Pick environments first: the scenarios two of them ran appear here.";
-  if (offered.length) note = `${plural(offered.length, "scenario")} that two or more picked environments ran; none picked shows them all.`;
+  const lone = offered.length - shared.size;
+  if (shared.size) {
+    const near = state.near ? `, or ran a near match of (${state.near})` : "";
+    note = `${plural(shared.size, "scenario")} that two or more picked environments ran${near}`;
+    note += lone ? `; ${lone} more picked that fewer ran.` : "; none picked shows them all.";
+  } else if (offered.length) note = `${plural(offered.length, "scenario")} picked; no two picked environments ran any of them.`;
   else if (state.envs.length > 1) note = "The picked environments share no scenario: the table shows the baseline's, and what the others ran instead.";
   $("compare-scenarios-note").textContent = note;
   $("compare-env-count").textContent = state.envs.length ? ` (${state.envs.length} picked)` : "";
@@ -461,7 +470,9 @@ function scenarioPicker() {
 
 function referencePicker() {
   // Each option names what it would be: an environment as the baseline, or the best of each scenario.
-  const options = state.envs.map((env) => el("option", { value: env, selected: env === state.ref }, `${env} as the baseline`));
+  // The one the table is measured against is the one shown selected, picked or not (fullest).
+  const { reference } = against();
+  const options = state.envs.map((env) => el("option", { value: env, selected: env === reference }, `${env} as the baseline`));
   const best = el("option", { value: "best", selected: state.ref === "best" }, "the best of each scenario (×N)");
   $("compare-ref").replaceChildren(...options, best);
 }

@@ -278,14 +278,14 @@ function row(run) {
   const page = new URL(`${run.report}/${run.id}/`, state.runs).pathname;
   head.appendChild(link(page, run.title));
   if (run.flags) {
-    const said = `${run.flags} check${run.flags === 1 ? "" : "s"} flag this run: see its page`;
+    const said = `${run.flags} ${run.flags === 1 ? "check flags" : "checks flag"} this run: see its page`;
     const flag = link(`${page}#checks-heading`, `⚠${run.flags}`, said);
     flag.className = "flag";
     flag.setAttribute("aria-label", said);
     head.append(" ", flag);
   }
   if (run.badges) {
-    // How it ran (direct or buffered, engine, queue depth as the device saw it): a buffered "QD1"
+    // How it ran (direct or buffered, engine, the I/Os served at once): a buffered "QD1"
     // of 77,000 IOPS is the page cache, and says so here before anyone sorts by it.
     const how = document.createElement("span");
     how.className = "run-index__how muted";
