@@ -23,6 +23,7 @@ const state = {
   limit: PAGE,
   sort: null, // {key, ascending}
   generation: 0, // a newer filtering makes an older one's answer stale
+  drawing: 0, // likewise a newer drawing of the rows
 };
 
 const $ = (selector, root = document) => root.querySelector(selector);
@@ -344,6 +345,7 @@ async function draw(generation) {
   const numbers = state.ordered ? state.ordered.slice(0, listed) : Int32Array.from({ length: listed }, (_, i) => i);
   const runs = await rowsAt(numbers);
   if (generation !== undefined && generation !== state.generation) return;
+  const drawing = ++state.drawing; // a newer draw (a click on "Show more") makes this one's rest stale
   const body = $("#run-index tbody");
   const fragment = document.createDocumentFragment();
   // The first rows in the first frame, the rest once it is on screen: 200 rows are some 2,800
@@ -368,7 +370,7 @@ async function draw(generation) {
   more.textContent = `Show ${Math.min(PAGE, count - listed)} more of ${count - listed}`;
   if (runs.length > FIRST) {
     await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
-    if (generation !== undefined && generation !== state.generation) return;
+    if (drawing !== state.drawing || (generation !== undefined && generation !== state.generation)) return;
     const rest = document.createDocumentFragment();
     runs.slice(FIRST).forEach((run) => rest.appendChild(row(run)));
     body.appendChild(rest);
