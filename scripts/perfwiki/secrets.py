@@ -26,11 +26,11 @@ was redacted, never the secret itself.
 
 from __future__ import annotations
 
-import bisect
 import functools
 import re
 from dataclasses import dataclass
 
+from .linenumbers import LineNumbers
 from .segments import strip_prompt
 from .shell import WRAPPERS, basename, shell_words
 
@@ -247,19 +247,6 @@ def _combined(indexes: tuple[int, ...]) -> tuple[re.Pattern[str], dict[int, list
     return re.compile("|".join(parts)), roles
 
 
-class _Lines:
-    """Line numbers of offsets in a text, the newlines found once."""
-
-    def __init__(self, text: str) -> None:
-        self.text = text
-        self._starts: list[int] | None = None
-
-    def number(self, offset: int) -> int:
-        if self._starts is None:
-            self._starts = [match.end() for match in re.finditer("\n", self.text)]
-        return bisect.bisect_right(self._starts, offset) + 1
-
-
 @dataclass(frozen=True)
 class _Keywords:
     """Every rule's keywords as one regex over lower-cased text, and what a hit of each enables."""
@@ -332,7 +319,7 @@ def find(text: str) -> list[tuple[int, int, str, Finding]]:
         for start, end in candidates:
             matches.extend((match, roles) for match in pattern.finditer(text, start, end))
     matches.sort(key=lambda item: item[0].start())
-    lines = _Lines(text)
+    lines = LineNumbers(text)
     found: list[tuple[int, int, str, Finding]] = []
     for match, roles in matches:
         assert match.lastgroup is not None
@@ -430,7 +417,7 @@ def _shorten(shown: str) -> str:
     return shown if len(shown) <= 60 else "…" + shown[-59:]
 
 
-def _private_key(text: str, marker: tuple[int, int], lines: _Lines) -> list[tuple[int, int, str, Finding]]:
+def _private_key(text: str, marker: tuple[int, int], lines: LineNumbers) -> list[tuple[int, int, str, Finding]]:
     """A PEM private key block: each line of its body as a marker, up to its END line or whatever is not PEM."""
     begin = text[marker[0] : marker[1]]
     line_end = text.find("\n", marker[1])

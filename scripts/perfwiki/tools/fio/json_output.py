@@ -36,6 +36,7 @@ import re
 from typing import Any
 
 from ... import units
+from ...linenumbers import LineNumbers
 from .report import DIRECTIONS, FioReport, fio_message
 
 _LATENCY_KINDS = ("slat", "clat", "lat")
@@ -49,6 +50,7 @@ def find_documents(text: str) -> list[tuple[int, int, dict[str, Any]]]:
     if not text.startswith("{") and "\n{" not in text:
         return found  # no line starts with "{": text output, told without scanning it for one
     position = 0
+    lines = LineNumbers(text)
     while True:
         match = re.compile(r"^\{", re.M).search(text, position)
         if not match:
@@ -59,8 +61,7 @@ def find_documents(text: str) -> list[tuple[int, int, dict[str, Any]]]:
             position = match.end()
             continue
         if isinstance(document, dict) and "fio version" in document:
-            first = text.count("\n", 0, match.start())
-            found.append((first, text.count("\n", 0, end), document))
+            found.append((lines.index(match.start()), lines.index(end), document))
         position = end
 
 

@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ... import lazyre, units
+from ...linenumbers import LineNumbers
 from ..base import ToolReport
 
 # iperf3's and iperf2's units alike: bytes 1024-based (KBytes), bit rates 1000-based (Mbits/sec).
@@ -381,6 +382,7 @@ def _parse_json(text: str) -> list[Iperf3Report]:
     decoder = json.JSONDecoder()
     reports = []
     position = 0
+    lines = LineNumbers(text)
     while (start := text.find("{", position)) >= 0:
         try:
             document, end = decoder.raw_decode(text, start)
@@ -391,8 +393,8 @@ def _parse_json(text: str) -> list[Iperf3Report]:
         # An object inside a damaged document (an interval's {"start": 0, ...}) is not a run.
         if not isinstance(document, dict) or not isinstance(document.get("start"), dict):
             continue
-        first = text.count("\n", 0, start)
-        report = Iperf3Report(line_start=first, line_end=text.count("\n", 0, end), format="json")
+        first = lines.index(start)
+        report = Iperf3Report(line_start=first, line_end=lines.index(end), format="json")
         try:
             _read_json(document, report)
         except (KeyError, TypeError, AttributeError) as missing:
