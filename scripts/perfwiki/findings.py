@@ -101,6 +101,12 @@ def by_severity(findings: list[Finding]) -> list[Finding]:
     return sorted(findings, key=lambda finding: SEVERITY_ORDER[finding.severity])
 
 
+def flags(run: Run) -> list[str]:
+    """The messages of the checks that flag a run (⚠ on its report, beside its value on the compare
+    page and the Runs page): its warnings and errors."""
+    return [finding["message"] for finding in run.checks if finding["severity"] in ("error", "warning")]
+
+
 def failure(run: Run) -> str | None:
     """Why a run is not a result: its first error-severity finding (fio err≠0, a tool's own error
     line). Comparisons, verdicts and histories leave such a run out."""

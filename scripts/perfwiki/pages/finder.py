@@ -90,22 +90,21 @@ def run_facets(run: Run) -> dict[str, list[Any]]:
     """A run's filter values: {facet: [[address value, shown, order], ...]}, from each scenario it
     belongs to (a randrw run is a read scenario and a write one: direction read and write)."""
     tool = tools.get(run.tool)
+    pairs = [
+        (ADDRESS_NAMES.get(key, key), key, value)
+        for part in tool.scenario_parts(run)
+        for key, value in run.fingerprints[part].items()
+        if key != "tool"
+    ]
+    pairs += [(facet, facet, value) for facet, value in tool.finder_extras(run).items()]
     found: dict[str, dict[str, list[Any]]] = {}
-    for part in tool.scenario_parts(run):
-        for key, value in run.fingerprints[part].items():
-            if key == "tool" or value is None:
-                continue
-            shown = value_text(key, value)
-            order = value if isinstance(value, (int, float)) and not isinstance(value, bool) else None
-            facet = ADDRESS_NAMES.get(key, key)
-            value_id = address_value(shown) if key.endswith("_bytes") else shown
-            found.setdefault(facet, {}).setdefault(value_id, [value_id, shown, order])
-    for facet, value in tool.finder_extras(run).items():
+    for facet, key, value in pairs:
         if value is None:
             continue
-        shown = value_text(facet, value)
+        shown = value_text(key, value)
         order = value if isinstance(value, (int, float)) and not isinstance(value, bool) else None
-        found.setdefault(facet, {})[shown] = [shown, shown, order]
+        value_id = address_value(shown) if key.endswith("_bytes") else shown
+        found.setdefault(facet, {}).setdefault(value_id, [value_id, shown, order])
     return {facet: list(values.values()) for facet, values in found.items()}
 
 

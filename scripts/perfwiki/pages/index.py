@@ -8,7 +8,7 @@ from typing import Any
 
 from .. import artefacts, chartsvg, datafile, noise, tools, units
 from ..compare import describe, differences, fingerprint_key, parameter_name, parameter_text
-from ..findings import failure
+from ..findings import failure, flags
 from ..model import Run
 from . import finder, fold, history, layouts, scenario_keys
 
@@ -43,11 +43,6 @@ def report_date(value: Any) -> str | None:
     if isinstance(value, datetime.date):
         return value.isoformat()
     return str(value) if value else None
-
-
-def _flags(run: Run) -> list[str]:
-    """The checks that flag a run (⚠ on a report page): its warnings and errors, as messages."""
-    return [finding["message"] for finding in run.checks if finding["severity"] in ("error", "warning")]
 
 
 def decided_across(comparisons: list[dict[str, Any]], runs: list[Run]) -> list[dict[str, Any]]:
@@ -116,7 +111,7 @@ def index_share(
                 # What the finder lists under its title (direct, psync, QD1 (iodepth=64, psync) x 1),
                 # and how many checks flag it (⚠ on its page): a buffered "QD1" is read as one.
                 "badges": tools.get(run.tool).badges(run),
-                "flags": len(_flags(run)),
+                "flags": len(flags(run)),
             }
         )
         for part in tools.get(run.tool).scenario_parts(run):
@@ -141,7 +136,7 @@ def index_share(
                     **({"artefact": reason} if (reason := artefacts.artefact(run)) else {}),
                     **({"manual": True} if run.format == "manual" else {}),
                     # What the report's ⚠ says of the run: the compare page shows it beside its value.
-                    **({"checks": flags} if (flags := _flags(run)) else {}),
+                    **({"checks": flagged} if (flagged := flags(run)) else {}),
                 }
             )
             if len(scenario["series"]) <= OVERLAID:  # one more says the chart is left out (_scenario_charts)

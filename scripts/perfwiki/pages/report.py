@@ -8,7 +8,7 @@ from typing import Any
 
 from .. import __version__, chartsvg, tools, underload, units
 from ..aliases import Aliases
-from ..findings import SEVERITY_ORDER
+from ..findings import SEVERITY_ORDER, flags
 from ..model import SCHEMA_VERSION, Run
 from ..tools.base import Measure
 from . import comparison, fold, network, summary
@@ -335,11 +335,7 @@ def report_documents(report: Report, with_runs: bool = True) -> ReportDocuments:
     environments = report.environments
     baseline = report.baseline
     comparisons = report.comparisons
-    flagged = {
-        run.id: [f["message"] for f in run.checks if f["severity"] in ("error", "warning")]
-        for run in report.runs
-        if run.checks
-    }
+    flagged = {run.id: flags(run) for run in report.runs if run.checks}
     blocks, alone = comparison.blocks(with_printed(comparisons, report.runs), environments, baseline, flagged)
     document = {
         "schema_version": SCHEMA_VERSION,

@@ -404,7 +404,9 @@ function render() {
     unit: "×",
     labels: envs.map((env, i) => {
       if (env === how.reference) return `${env} (baseline)`;
-      return summary[i] === null ? `${env} (none in common)` : env;
+      if (summary[i] !== null) return env;
+      // As its summary cell says: nothing shared, or only cache hits and near matches, none counted.
+      return ratios.leftOut.get(env) || ratios.near.get(env) ? `${env} (none counted)` : `${env} (none in common)`;
     }),
     series: [{ values: summary.map((v) => (v === null ? null : Number(v.toPrecision(3)))) }],
     baseline: how.best ? null : 1,
