@@ -218,24 +218,25 @@ async function recount(form, generation) {
     );
     if (inRange) lists.push(inRange);
     let member = null;
+    let left = state.meta.total; // runs the other filters leave
     if (lists.length) {
       member = new Uint8Array(state.meta.total);
-      lists.reduce((found, list) => intersect(found, list)).forEach((n) => {
+      const others = lists.reduce((found, list) => intersect(found, list));
+      others.forEach((n) => {
         member[n] = 1;
       });
+      left = others.length;
     }
     const values = await fetchJSON(`by-${field.name}.json`);
     if (generation !== state.generation) return;
     for (const option of field.options) {
       if (!option.value) continue;
-      let count = 0;
-      let at = 0;
-      for (const gap of values[option.value] || []) {
-        at += gap;
-        if (!member || member[at]) count += 1;
-      }
+      const rows = rowsOf(values[option.value] || []);
+      const count = member ? rows.reduce((sum, n) => sum + member[n], 0) : rows.length;
       option.textContent = `${option.dataset.shown} (${count})`;
-      option.disabled = count === 0 && !option.selected;
+      // Greyed when it would empty a list the other filters leave runs in; when they leave none
+      // (a value no run has), every choice stays open, the way out.
+      option.disabled = count === 0 && !option.selected && left > 0;
     }
   }
 }
