@@ -41,6 +41,15 @@ FIGURES = [
     "ingest_mb_per_s",
     "parse_vs_json_load",
     "parse_start_up_s",
+    "files_per_run",
+    "kernel_ms_per_run",
+    "ingest_cpu_ms_per_run",
+    "ingest_wall_ms_per_run",
+    "one_change_s",
+    "hugo_kib_per_run",
+    "parse_fio_json_ratio",
+    "parse_fio_text_ratio",
+    "cache_kib_per_run",
     "one_file_ingest_s",
     "one_file_peak_rss_mib",
     "one_file_peak_rss_kib_per_run",
@@ -100,6 +109,10 @@ def test_perf_prints_every_figure_once_as_a_number():
     # Pages of 120 runs: every run, report, environment, scenario and raw file has one.
     assert values["hugo_pages"] > 120 and values["data_kib_per_run"] > 0.1 and values["public_kib_per_run"] > 1
     assert values["parse_vs_json_load"] > 1 and 0 < values["parse_start_up_s"] < 5
+    # Issue 34's names, each after the target it is held to.
+    assert values["parse_fio_text_ratio"] == values["parse_vs_json_load"] and values["parse_fio_json_ratio"] > 1
+    assert values["files_per_run"] > 0.1 and values["cache_kib_per_run"] > 0 and values["kernel_ms_per_run"] > 0
+    assert "# files_per_run: target <= 1.5: " in result.stdout and "# one_change_s: target <= 1: " in result.stdout
     # A Python process that imported the tools is some tens of MiB; 200 runs add a little.
     assert 20 < values["one_file_peak_rss_mib"] < 1024 and values["one_file_ingest_s"] > 0
     # The example's largest report is the page measured, and no page is larger than the largest one.

@@ -246,6 +246,7 @@ class Measured(NamedTuple):
     peak_kib: int  # its own peak RSS, no other process's (wait4)
     cpu_s: float  # user and system time, with the worker processes it waited for
     output: str
+    system_s: float = 0.0  # the kernel's part of cpu_s (ru_stime): system calls, page faults, file systems
 
 
 def timed(command: list[str], cwd: Path, show: bool = False) -> tuple[float, int]:
@@ -266,7 +267,7 @@ def measured(command: list[str], cwd: Path, show: bool = False, env: dict[str, s
         output = captured.read().decode("utf-8", "replace")
     if show or code not in (0, 1):
         sys.stderr.write("# " + output.strip().replace("\n", "\n# ") + "\n")
-    return Measured(seconds, code, usage.ru_maxrss, usage.ru_utime + usage.ru_stime, output)
+    return Measured(seconds, code, usage.ru_maxrss, usage.ru_utime + usage.ru_stime, output, usage.ru_stime)
 
 
 def measured_together(commands: list[list[str]], cwd: Path) -> tuple[float, bool, int]:
@@ -283,6 +284,15 @@ def measured_together(commands: list[list[str]], cwd: Path) -> tuple[float, bool
 def hugo_segments(site: Path) -> list[str]:
     """The segments hugo.toml defines, in its order."""
     return list(tomllib.loads((site / "hugo.toml").read_text(encoding="utf-8")).get("segments", {}))
+
+
+# What ingest publishes, each a symlink into the current generation (publish.PUBLISHED).
+INGEST_TREES = (Path("data"), Path("site") / "static" / "reports", Path("site") / "static" / "runs")
+
+
+def file_count(folder: Path) -> int:
+    """Files under a folder, through a symlink to it (ingest's trees are links into a generation)."""
+    return sum(len(files) for _, _, files in os.walk(folder, followlinks=True)) if folder.exists() else 0
 
 
 def folder_bytes(folder: Path) -> int:
@@ -403,14 +413,15 @@ def parse_pair(root: Path, work: Path, runs: int = 300) -> tuple[Path, Path]:
     return folders
 
 
-def parse_versus_json(perfwiki: list[str], root: Path, work: Path, pairs: int = 5) -> float:
-    """Median over interleaved pairs of (perfwiki parse of the text runs) / (json.load of the same runs' JSON),
-    each a whole process."""
+def parse_versus_json(perfwiki: list[str], root: Path, work: Path, pairs: int = 5, parsed: str = "txt") -> float:
+    """Median over interleaved pairs of (perfwiki parse of the runs as text, or with `parsed="json"` as
+    fio's JSON) / (json.load of the same runs' JSON), each a whole process."""
     texts, documents = parse_pair(root, work)
     load = "import json, sys\nfor name in sys.argv[1:]:\n    with open(name) as f: json.load(f)"
     ratios = []
     for _ in range(pairs):
-        parse, _ = timed(perfwiki + ["parse", *map(str, sorted(texts.iterdir()))], work)
+        inputs = texts if parsed == "txt" else documents
+        parse, _ = timed(perfwiki + ["parse", *map(str, sorted(inputs.iterdir()))], work)
         loaded, _ = timed([sys.executable, "-c", load, *map(str, sorted(documents.iterdir()))], work)
         ratios.append(parse / loaded)
     return statistics.median(ratios)
@@ -439,6 +450,22 @@ def hugo_pages(output: str) -> int | None:
     """The page count from Hugo's build summary ("Pages  │ 650")."""
     match = re.search(r"^\s*Pages\s*[│|]\s*(\d+)", output, re.M)
     return int(match.group(1)) if match else None
+
+
+# Issue 34's bounds on a two-core machine (20,000 and 100,000 runs); one_change_s's is for 100,000.
+TARGETS = {
+    "files_per_run": 1.5,
+    "kernel_ms_per_run": 0.3,
+    "ingest_cpu_ms_per_run": 1.0,
+    "ingest_wall_ms_per_run": 0.6,
+    "one_change_s": 1.0,
+    "data_kib_per_run": 4,
+    "hugo_kib_per_run": 60,
+    "hugo_ms_per_page": 1.5,
+    "parse_fio_json_ratio": 4,
+    "parse_fio_text_ratio": 3,
+    "cache_kib_per_run": 1,
+}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -475,7 +502,16 @@ def main(argv: list[str] | None = None) -> int:
         print(f"# {runs} runs, {environments} environments, {reports} reports", file=sys.stderr)
         # The synthetic wiki on disk first: its writeback is no part of the ingest that follows.
         os.sync()
-        cold, _, _, cold_cpu, _ = measured(perfwiki + ["ingest", "--root", str(site)], site, show=True)
+        cold_ingest = measured(perfwiki + ["ingest", "--root", str(site)], site, show=True)
+        cold, cold_cpu = cold_ingest.seconds, cold_ingest.cpu_s
+        files = sum(file_count(site / tree) for tree in INGEST_TREES)
+        cache_kib = folder_bytes(site / ".perfwiki-cache") / 1024
+        print(
+            f"# cold ingest wrote {files} files in data/ and the static trees ({file_count(site / 'data')} in data/)"
+            f" and a cache of {file_count(site / '.perfwiki-cache')} files, {cache_kib / 1024:.1f} MiB;"
+            f" {cold_ingest.system_s:.2f} s of its {cold_cpu:.2f} s CPU in the kernel",
+            file=sys.stderr,
+        )
         warm, _ = timed(perfwiki + ["ingest", "--root", str(site)], site)
         changed = next((site / "content" / "reports").glob("*/raw/*/*.md"))
         changed.write_bytes(changed.read_bytes() + b"\n<!-- changed -->\n")
@@ -483,7 +519,7 @@ def main(argv: list[str] | None = None) -> int:
         limits = (f"{name}={os.environ.get(name, 'unset')}" for name in ("GOMEMLIMIT", "HUGO_MEMORYLIMIT"))
         print(f"# Hugo runs with {' '.join(limits)}", file=sys.stderr)
         traced = {**os.environ, "GODEBUG": ",".join(filter(None, [os.environ.get("GODEBUG"), "gctrace=1"]))}
-        build, code, peak_kib, _, summary = measured([hugo, "-d", str(site / "public")], site, env=traced)
+        build, code, peak_kib, _, summary, _ = measured([hugo, "-d", str(site / "public")], site, env=traced)
         pages = hugo_pages(summary)
         parts = [[hugo, "-d", str(site / f"public-{name}"), "--renderSegments", name] for name in hugo_segments(site)]
         segmented, segments_built, segment_peak_kib = measured_together(parts, site)
@@ -519,9 +555,24 @@ def main(argv: list[str] | None = None) -> int:
             "parse_vs_json_load": parse_versus_json(perfwiki, root, Path(work)),
             "parse_start_up_s": start_up_seconds(root, Path(work)),
         }
+        # Issue 34's names for what ingest and Hugo cost, per run (some repeat a figure above under its name).
+        figures |= {
+            "files_per_run": files / runs,
+            "kernel_ms_per_run": 1000 * cold_ingest.system_s / runs,
+            "ingest_cpu_ms_per_run": figures["ingest_cold_cpu_ms_per_run"],
+            "ingest_wall_ms_per_run": figures["ingest_cold_ms_per_run"],
+            "one_change_s": one_change,
+            "hugo_kib_per_run": figures["hugo_peak_rss_kib_per_run"],
+            "parse_fio_json_ratio": parse_versus_json(perfwiki, root, Path(work), parsed="json"),
+            "parse_fio_text_ratio": figures["parse_vs_json_load"],
+            "cache_kib_per_run": cache_kib / runs,
+        }
         if args.one_file_runs:
             figures.update(one_file_figures(root, Path(work) / "one-file", args.one_file_runs, perfwiki, hugo))
         for name, value in figures.items():
+            if name in TARGETS and value is not None:
+                verdict = "pass" if value <= TARGETS[name] else "FAIL"
+                print(f"# {name}: target <= {TARGETS[name]:g}: {verdict}")
             print(f"{name} {'n/a' if value is None else f'{value:.2f}'}", flush=True)
         # Here, not at the top: perf_browser builds its sites with this module's build_site.
         from .perf_browser import report
