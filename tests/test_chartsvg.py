@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from perfwiki import charts, chartsvg
+from perfwiki import charts, chartsvg, runstore
 from perfwiki.chartsvg import kinds
 from perfwiki.pages import layouts
 from support import ROOT
@@ -68,11 +68,10 @@ def test_every_chart_of_the_example_wiki_has_a_static_rendering(ingested):
     missing = [chart["id"] for chart in charts if "<svg" not in chart.get("static", "")]
     assert missing == []
     run_charts = 0
-    for path in data.glob("runs/*/*.json"):
-        page = json.loads(path.read_text())
+    for run_id, page in (run for report in runstore.reports(ingested) for run in runstore.run_pages(ingested, report)):
         for chart in page.get("charts", []):
             chart_id = chart["id"] if isinstance(chart, dict) else layouts.CHARTS[chart]["id"]
-            assert "<svg" in page["static"][chart_id], (path.name, chart_id)
+            assert "<svg" in page["static"][chart_id], (run_id, chart_id)
             run_charts += 1
     assert run_charts > 150
 
@@ -96,7 +95,7 @@ def test_bars_are_as_long_as_their_values_and_print_them_as_the_tool_did(ingeste
 def test_a_latency_ladder_is_drawn_on_a_log_axis_with_three_labelled_ticks(ingested):
     """fio's percentiles of a logged randwrite (p1 at 0.15 ms to p99.99 at 131 ms): a log axis in ms,
     ticks at each decade, as js/charts.js logAxis puts them."""
-    page = json.loads((ingested / "data" / "runs" / f"{LOGGED_RUN}.json").read_text())
+    page = runstore.run_page(ingested, *LOGGED_RUN.split("/"))
     ladder = shown(page["static"]["chart-percentiles"])
     assert words(ladder, "y") == ["1", "10", "100"]
     assert words(ladder, "ty") == ["completion latency (ms, log)"]
@@ -107,7 +106,7 @@ def test_a_long_log_keeps_its_outline_in_a_few_hundred_points(ingested):
     """A fio log charted at every sample would put thousands of points in a page; the static
     rendering keeps, per slice of the x axis, the first, lowest and highest point (600 at most), so a
     stall still shows. Here on the 454 latency bins of a real run, kept to 150."""
-    run = json.loads(next((ingested / "site" / "static" / "runs").glob(f"{LOGGED_RUN}/index.json")).read_text())
+    run = runstore.run_json(ingested, *LOGGED_RUN.split("/"))
     bins = chartsvg.run_series({"kind": "bins"}, run["metrics"])["series"][0]["bins"]
     xs, ys = [ns for ns, _ in bins], [count for _, count in bins]
     assert len(xs) == 454  # fio's json+ bins of the run's writes

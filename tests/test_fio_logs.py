@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from perfwiki import runstore
 from perfwiki.extract import extract
 from perfwiki.model import Run, Source
 from perfwiki.tools.fio import logs
@@ -33,7 +34,7 @@ def logged_site(tmp_path: Path, files: list[Path]) -> Path:
 
 
 def published(site: Path, run_id: str) -> dict:
-    return json.loads((site / "site" / "static" / "runs" / "fio-iops-basics" / run_id / "index.json").read_text())
+    return runstore.run_json(site, "fio-iops-basics", run_id)
 
 
 def test_averaged_logs_are_the_samples_fio_summarised(tmp_path):
@@ -56,9 +57,7 @@ def test_averaged_logs_are_the_samples_fio_summarised(tmp_path):
     assert series["bw"]["unit"] == "B/s" and series["clat"]["unit"] == "ns" and series["bw"]["direction"] == "read"
     assert series["bw"]["file"] == "content/reports/fio-iops-basics/raw/lab-vm-dm0/avg_bw.1.log"
     # The run page charts them over time, from the run's published JSON.
-    page = json.loads(
-        (site / "data" / "runs" / "fio-iops-basics" / "lab-vm-dm0-fio-3-33-randread-logged-logtest.json").read_text()
-    )
+    page = runstore.run_page(site, "fio-iops-basics", "lab-vm-dm0-fio-3-33-randread-logged-logtest")
     kinds = [chart["plot"] for chart in page["charts"] if isinstance(chart, dict)]
     assert {"kind": "timeline", "log": "bw"} in kinds and {"kind": "timeline", "log": "clat"} in kinds
     assert {"kind": "timeline", "log": "lat"} not in kinds  # completion latency is charted when logged
@@ -152,17 +151,7 @@ def test_json_plus_bins_are_kept_by_latency():
 
 
 def test_the_example_captured_here_carries_logs_and_bins(ingested):
-    run = json.loads(
-        (
-            ingested
-            / "site"
-            / "static"
-            / "runs"
-            / "build-vm-disk-quiet"
-            / "build-vm-vda-fio-logs-20261124-234311-randwrite-logged"
-            / "index.json"
-        ).read_text()
-    )
+    run = runstore.run_json(ingested, "build-vm-disk-quiet", "build-vm-vda-fio-logs-20261124-234311-randwrite-logged")
     kinds = {entry["kind"] for entry in run["metrics"]["logs"]}
     assert kinds == {"bw", "iops", "lat", "clat", "slat"} and run["format"] == "json+"
     assert len(next(e for e in run["metrics"]["logs"] if e["kind"] == "bw")["values"]) >= 19  # 20 s, one a second

@@ -9,6 +9,7 @@ import subprocess
 
 import pytest
 
+from perfwiki import runstore
 from perfwiki.pages import history
 from perfwiki.pages.index import report_date
 from support import ROOT, perfwiki_command
@@ -76,8 +77,7 @@ def test_the_two_passes_captured_here_form_a_series_with_a_regression(ingested):
     assert (change["from_date"], change["to_date"]) == ("2026-11-24 23:43:11", "2026-11-24 23:43:59")
     iops = []
     for report, runs in ((change["from"], change["from_runs"]), (change["to"], change["to_runs"])):
-        published = ROOT / "site" / "static" / "runs" / report / runs[0] / "index.json"
-        iops.append(json.loads(published.read_text())["metrics"]["jobs"][0]["read"]["iops"])
+        iops.append(runstore.run_json(ROOT, report, runs[0])["metrics"]["jobs"][0]["read"]["iops"])
     assert change["text"].startswith(f"IOPS {round(iops[0]):,} → {round(iops[1]):,} ")
     chart = entry["chart"]["plot"]
     assert (

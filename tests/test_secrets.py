@@ -15,7 +15,7 @@ import subprocess
 
 import pytest
 
-from perfwiki import secrets
+from perfwiki import runstore, secrets
 from perfwiki.extract import extract
 from perfwiki.redact import ConfigError, Redactor, Rules, rules_from_config
 from support import FIXTURES, copy_site_sources, hugo_binary, perfwiki_command
@@ -424,8 +424,8 @@ def test_no_secret_reaches_data_static_exports_or_the_built_site(leaked_site):
     assert leaks == {}
     published = (site / "site" / "static" / RAW.removeprefix("content/")).read_text(encoding="utf-8")
     assert published.count("\n") == TRANSCRIPT.count("\n") and "[REDACTED:private-key]" in published
-    run_json = site / "site" / "static" / "runs" / REPORT / "r730-host-leaked-credentials-sysbench" / "index.json"
-    assert "--mysql-password='[REDACTED:password]'" in run_json.read_text(encoding="utf-8")
+    run_json, _ = runstore.run_exports(site, REPORT, "r730-host-leaked-credentials-sysbench")
+    assert "--mysql-password='[REDACTED:password]'" in run_json
     # The prose is the author's: published as written, and reported above.
     assert PROSE_SECRET in (site / "public" / "reports" / REPORT / "index.html").read_text(encoding="utf-8")
 

@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+from perfwiki import runstore
 from support import copy_site_sources, free_port, http_get, hugo_server, perfwiki_command
 
 REPORT = "nvme-raw-vs-ext4"
@@ -156,7 +157,7 @@ def test_after_ingest_the_report_links_each_run_to_its_own_page(served):
     for link in links:
         run_id = link.rstrip("/").rpartition("/")[2]
         # The run as ingest published it, and the page Hugo serves for it: the same run, from the same lines.
-        run = json.loads((site / "site" / "static" / "runs" / REPORT / run_id / "index.json").read_text())
+        run = runstore.run_json(site, REPORT, run_id)
         status, page = http_get(base + link)
         assert status == 200, link
         assert html.unescape(re.search(r"<h1>(.*?)</h1>", page).group(1)) == titles[run_id], link

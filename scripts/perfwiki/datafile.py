@@ -57,6 +57,10 @@ def load(path: Path) -> Any:
     return json.loads(path.read_text(encoding="utf-8"))
 
 
+def loads(text: str) -> Any:
+    return json.loads(text)
+
+
 def _finite(node: Any) -> Any:
     if isinstance(node, float) and not math.isfinite(node):
         return None

@@ -44,6 +44,7 @@ from . import (
     naming,
     progress,
     publish,
+    runstore,
     tools,
 )
 from . import renames as run_renames  # named apart: the runs renamed, beside the reports
@@ -403,23 +404,36 @@ def build_report(root: Path, job: ReportJob) -> ReportOutcome:
         raw_pages = _raw_views(
             root, job, report.runs, documents.document["raw_files"], functools.partial(spool.add, "data")
         )
-        spool.add("data", datafile.name(f"reports/{job.slug}"), datafile.dump(documents.document))
-        spool.add("data", datafile.name(f"views/{job.slug}"), datafile.dump(documents.views))
-        documents.views = {}
-        for run_id, page in run_documents(report, documents.document, raw_pages):
-            spool.add("data", datafile.name(f"runs/{job.slug}/{run_id}"), datafile.dump(page))
+        # Each run's page document and exports into the report's chunks (runstore.py), where each lands noted
+        # in its run_index entry: so the report's document is written after them.
+        where = {entry["id"]: entry for entry in documents.document["run_index"]}
+        with runstore.page_chunks(
+            lambda n, text: spool.add("data", runstore.page_chunk_name(job.slug, n), text)
+        ) as docs:
+            for run_id, page in run_documents(report, documents.document, raw_pages):
+                where[run_id]["doc"] = docs.add(datafile.dump(page).removesuffix("\n"))
         # The report's exports, published beside its page and its raw files (site/static/reports/<slug>/),
         # the JSON one with every run's JSON, made once a run for both.
         title = str(report.front_matter.get("title") or "")
         baseline = documents.document["baseline"]
-        export = exports.report_json_pieces(
-            job.slug, title, baseline, report.environments, report.comparisons, _run_texts(report.runs, spool, job)
-        )
-        # Straight into a cache entry of its own, which staging copies: some 6 KB a run, it was the
-        # largest single object a report of 100,000 runs held (600 MB).
-        with store.file("exports", job.key, ".json") as file:
-            for piece in export:
-                file.write(piece.encode("utf-8"))
+        exported = runstore.Chunks(lambda n, text: spool.add("exports", runstore.exports_chunk_name(job.slug, n), text))
+        with exported:
+            export = exports.report_json_pieces(
+                job.slug,
+                title,
+                baseline,
+                report.environments,
+                report.comparisons,
+                _run_texts(report.runs, exported, where),
+            )
+            # Straight into a cache entry of its own, which staging copies: some 6 KB a run, it was the
+            # largest single object a report of 100,000 runs held (600 MB).
+            with store.file("exports", job.key, ".json") as file:
+                for piece in export:
+                    file.write(piece.encode("utf-8"))
+        spool.add("data", datafile.name(f"reports/{job.slug}"), datafile.dump(documents.document))
+        spool.add("data", datafile.name(f"views/{job.slug}"), datafile.dump(documents.views))
+        documents.views = {}
         raw: dict[str, bytes | OnDisk] = {
             "index.json": OnDisk(store.mark("exports", job.key, ".json")),
             "index.csv": exports.comparisons_csv(job.slug, report.comparisons).encode("utf-8"),
@@ -451,12 +465,11 @@ def build_report(root: Path, job: ReportJob) -> ReportOutcome:
     return outcome
 
 
-def _run_texts(runs: list[Run], spool: _Spool, job: ReportJob) -> Iterator[tuple[str, str]]:
-    """(id, run_json) of each run, in order, its index.json and index.csv spooled on the way."""
+def _run_texts(runs: list[Run], chunks: runstore.Chunks, where: dict[str, dict]) -> Iterator[tuple[str, str]]:
+    """(id, run_json) of each run, in order, its index.json and index.csv put in the exports chunks on the way."""
     for run in runs:
         text = exports.run_json(run)
-        spool.add("runs", f"{job.slug}/{run.id}/index.csv", exports.run_csv(run))
-        spool.add("runs", f"{job.slug}/{run.id}/index.json", text)
+        where[run.id]["export"] = chunks.add(text, exports.run_csv(run))
         yield run.id, text
 
 
@@ -859,8 +872,8 @@ def load_report(root: Path, report_slug: str) -> dict[str, Any]:
     """A report's document from data/, with its page's views (its charts' specs in place), its comparisons and its
     runs (in order) read back in.
 
-    The runs are the published ones (site/static/runs/<report>/<id>/index.json), every field
-    of the run schema: data/ holds only what their pages show. The comparisons are those of
+    The runs are the published ones (each run page's index.json, runstore.py), every field of the
+    run schema: data/ holds only what their pages show. The comparisons are those of
     the report's published JSON export (site/static/reports/<report>/index.json).
     """
     data = root / "data"
@@ -870,8 +883,7 @@ def load_report(root: Path, report_slug: str) -> dict[str, Any]:
         datafile.load(data / datafile.name(f"views/{report_slug}")), datafile.load(charts) if charts.is_file() else {}
     )
     document["comparisons"] = datafile.load(root / PUBLISHED_RAW / report_slug / "index.json")["comparisons"]
-    folder = root / PUBLISHED_RUNS / report_slug
-    document["runs"] = [datafile.load(folder / entry["id"] / "index.json") for entry in document["run_index"]]
+    document["runs"] = runstore.runs(root, report_slug)
     return document
 
 

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import json
 import subprocess
 
 import pytest
 
+from perfwiki import runstore
 from perfwiki.ingest import load_report
 from perfwiki.perf import serve
 from support import ROOT, copy_site_sources, hugo_binary, interactive, perfwiki_command
@@ -33,7 +33,7 @@ def hostile_site(tmp_path_factory):
     )
     assert build.returncode == 0, build.stdout + build.stderr
     run = next(run for run in load_report(site, REPORT)["runs"] if run["command"] == COMMAND)
-    page = json.loads((site / "data" / "runs" / REPORT / f"{run['id']}.json").read_text(encoding="utf-8"))
+    page = runstore.run_page(site, REPORT, run["id"])
     run["scenario"] = page["scenarios"][0]
     with serve(public) as port:
         yield f"http://127.0.0.1:{port}/", run

@@ -1,6 +1,6 @@
 """The run finder (/runs/, and on tool and environment pages): runs found by what was measured.
 
-Every expected count comes from the run documents ingest wrote (data/runs/<report>/<id>.json):
+Every expected count comes from the run documents ingest wrote (runstore.run_pages):
 each run's scenario keys spell its fingerprint (tool, direction, rw, block size in bytes, effective
 queue depth, jobs, I/O mode, engine, target, read %), and its parameters table the depth configured.
 The finder reads other files (runs/_find/), made from the same runs by pages/finder.py.
@@ -8,14 +8,13 @@ The finder reads other files (runs/_find/), made from the same runs by pages/fin
 
 from __future__ import annotations
 
-import json
 import re
 
 import pytest
 import yaml
 from playwright.sync_api import expect
 
-from perfwiki import perf_finder
+from perfwiki import perf_finder, runstore
 from perfwiki.pages import finder
 from support import ROOT
 
@@ -29,9 +28,9 @@ FIND = ROOT / "site" / "static" / "runs" / finder.FOLDER
 
 def documents() -> list[dict]:
     found = []
-    for path in sorted((ROOT / "data" / "runs").glob("*/*.json")):
-        document = json.loads(path.read_text(encoding="utf-8"))
-        found.append({**document, "report": path.parent.name})
+    for report in runstore.reports(ROOT):
+        for _, document in runstore.run_pages(ROOT, report):
+            found.append({**document, "report": report})
     return found
 
 

@@ -3,13 +3,13 @@ and a build that fails, naming the page, the line and the id, when a citation po
 
 from __future__ import annotations
 
-import json
 import re
 import subprocess
 from pathlib import Path
 
 import pytest
 
+from perfwiki import runstore
 from perfwiki.ingest import load_report
 from support import ROOT, copy_published, copy_site_sources, hugo_binary
 
@@ -23,7 +23,7 @@ def page_html(site: Path, path: str) -> str:
 
 
 def run_document(report: str, run: str) -> dict:
-    return json.loads((ROOT / "data" / "runs" / report / f"{run}.json").read_text(encoding="utf-8"))
+    return runstore.run_page(ROOT, report, run)
 
 
 def text(html: str) -> str:

@@ -15,6 +15,7 @@ from urllib.parse import urljoin
 
 import pytest
 
+from perfwiki import runstore
 from perfwiki.ingest import load_report
 from support import CHECK_BASE_URL, ROOT, hugo_binary, perfwiki_command
 
@@ -214,7 +215,7 @@ def test_report_run_and_environment_pages_have_json_and_csv(built_site):
     urls = {run["id"]: urljoin(exported_at, run["url"]) for run in report["runs"]}
     run_id = "nvme-raw-fio-bandwidth-iops-latency-sequential-write-bandwidth-test"
     assert urls[run_id] == f"{CHECK_BASE_URL}runs/{REPORT}/{run_id}/"
-    assert len(urls) == len(list((ROOT / "data" / "runs" / REPORT).glob("*.json"))) == 24
+    assert len(urls) == len(list(runstore.run_pages(ROOT, REPORT))) == 24
     rows = list(csv.DictReader((folder / "index.csv").open(encoding="utf-8")))
     assert {row["unit"] for row in rows} == {"B/s", "IOPS", "ns"}  # never "mixed"
     first = rows[0]

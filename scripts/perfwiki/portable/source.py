@@ -9,9 +9,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .. import aliases, chartsvg, datafile
+from .. import aliases, chartsvg, datafile, runstore
 from ..content import FrontMatterError, read_front_matter
-from ..ingest import PUBLISHED_RAW, PUBLISHED_RUNS
+from ..ingest import PUBLISHED_RAW
 from ..pages.index import report_date
 from ..pages.layouts import expand_headline
 
@@ -109,8 +109,11 @@ class Source:
     @functools.cached_property
     def runs(self) -> list[dict[str, Any]]:
         """Every run of the report in its order, as its published export has it (the run schema)."""
-        folder = self.root / PUBLISHED_RUNS / self.slug
-        return [datafile.load(folder / entry["id"] / "index.json") for entry in self.document["run_index"]]
+        return [datafile.loads(self.reader.exports(entry)[0]) for entry in self.reader.entries]
+
+    @functools.cached_property
+    def reader(self) -> runstore.Reader:
+        return runstore.Reader(self.root, self.slug)
 
     @functools.cached_property
     def titles(self) -> dict[str, str]:
@@ -160,8 +163,8 @@ def report(source: Source, slug: str) -> Source | None:
 
 
 def run_page(source: Source, run_id: str) -> dict[str, Any]:
-    """A run's page document (data/runs/<report>/<id>.json): headline, command, lines, raw file."""
-    return datafile.load(source.root / "data" / datafile.name(f"runs/{source.slug}/{run_id}"))
+    """A run's page document (runstore.py): headline, command, lines, raw file."""
+    return source.reader.page(source.reader.entry(run_id))
 
 
 def headline(page: dict[str, Any]) -> list[dict[str, Any]]:
