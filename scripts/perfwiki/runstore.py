@@ -1,23 +1,16 @@
-"""A report's runs as a few files, not as files a run: its page documents and its exports in chunks.
+"""A report's runs' page documents as a few files, not a file a run: in chunks of JSON Lines.
 
-A run's page document (what its page shows) and its exports (its index.json, the whole run
-schema, and its index.csv) are written into files of about CHUNK_CHARS characters each, one
-after another:
+A run's page document (what its page shows, pages/run.py) is written into
+`data/runs/<report>/<n>.jsonl`, one document a line, a chunk closing once it holds CHUNK_CHARS
+characters. Each run's entry in the report's `run_index` says where its document is: `doc` is
+[n, line]. Its page splits the chunk into lines and reads its own (layouts/_partials/run-doc.html).
+Lines rather than character offsets: Hugo's substr decodes the whole chunk to runes for every cut
+(on a 2,000-run wiki's run pages, 1.9 s more CPU for a build); a split is one scan.
 
-- `data/runs/<report>/<n>.json`: a JSON list of page documents, one a line;
-- `exports/<report>/<n>.txt` in the generation (publish.py): each run's JSON then its CSV, as published.
-
-Each run's entry in the report's `run_index` says where its own are: `doc` is [n, start, length]
-and `export` [n, start, JSON length, CSV length], in characters (code points), which is what
-Hugo's `substr` counts. The run's page reads its document with one `substr` of its chunk, and
-its index.json and index.csv are the JSON and CSV output formats of that page, cut from the
-exports chunk the same way (layouts/runs/page.json.json, page.csv.csv); the chunks themselves
-are not published.
-
-Why: a cold ingest of 2,000 runs made 4.5 files and 1.5 folders a run (its page document, its
-two exports, their folder), and on ext4 the kernel's side of creating them was a third of the
-ingest's time. Chunks of some 64 K characters are a page's worth of reading for Hugo, a dozen
-runs each.
+Why: a cold ingest of 2,000 runs wrote 3.5 files and a folder a run, and on ext4 the kernel's side
+of creating them was a third of its CPU time. Each run's exports (index.json, index.csv) are still
+files beside its page: as Hugo output formats they cost the build 22 to 60 KiB of peak memory a
+run (issue 34's note).
 """
 
 from __future__ import annotations
@@ -26,44 +19,44 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from . import datafile, publish
+from . import datafile
 
-# The characters a chunk holds before the next run starts another: a run page reads its chunk
-# whole (and Hugo's substr decodes it to runes), so large chunks cost every page; small ones, files.
+# The characters a chunk holds before the next run starts another: a run page reads and splits its
+# chunk whole, so large chunks cost every page; small ones, files.
 CHUNK_CHARS = 64 * 1024
 
 
 class Chunks:
-    """Texts packed into numbered chunks as they come; each `add` says where its text landed.
+    """Texts packed into numbered chunks as they come; each `add` says where its texts landed.
 
     `write(n, text)` is called with each full chunk (and the last when closed), so a report of
-    100,000 runs never holds more than one chunk of them.
+    100,000 runs never holds more than one chunk of them. Every text ends with a newline: a chunk is
+    read back by its lines.
     """
 
-    def __init__(self, write: Callable[[int, str], None], opening: str = "", separator: str = "", closing: str = ""):
-        self.write, self.opening, self.separator, self.closing = write, opening, separator, closing
-        self.number, self.parts, self.size = 0, [], 0
+    def __init__(self, write: Callable[[int, str], None]):
+        self.write = write
+        self.number, self.parts, self.size, self.lines = 0, [], 0, 0
 
     def add(self, *texts: str) -> list[int]:
-        """[chunk, start, length of each text]: the texts are stored one after the other."""
+        """[chunk, first line, lines of each text]: the texts are stored one after the other."""
         if self.parts and self.size >= CHUNK_CHARS:
             self.flush()
-        if self.parts:
-            self.parts.append(self.separator)
-            self.size += len(self.separator)
-        else:
-            self.parts.append(self.opening)
-            self.size = len(self.opening)
-        start = self.size
+        place = [self.number, self.lines]
         for text in texts:
+            if not text.endswith("\n"):
+                raise ValueError(f"a chunk's text ends a line: {text[-40:]!r}")
+            count = text.count("\n")
             self.parts.append(text)
             self.size += len(text)
-        return [self.number, start, *map(len, texts)]
+            self.lines += count
+            place.append(count)
+        return place
 
     def flush(self) -> None:
         if self.parts:
-            self.write(self.number, "".join(self.parts) + self.closing)
-            self.number, self.parts, self.size = self.number + 1, [], 0
+            self.write(self.number, "".join(self.parts))
+            self.number, self.parts, self.size, self.lines = self.number + 1, [], 0, 0
 
     def __enter__(self) -> Chunks:
         return self
@@ -73,19 +66,9 @@ class Chunks:
             self.flush()
 
 
-def page_chunks(write: Callable[[int, str], None]) -> Chunks:
-    """Page documents as one JSON list a chunk, a document a line, so the chunk is a document too."""
-    return Chunks(write, "[\n", ",\n", "\n]\n")
-
-
 def page_chunk_name(report: str, number: int) -> str:
     """A page documents chunk's name under data/."""
-    return datafile.name(f"runs/{report}/{number}")
-
-
-def exports_chunk_name(report: str, number: int) -> str:
-    """An exports chunk's name in the generation's exports tree."""
-    return f"{report}/{number}.txt"
+    return f"runs/{report}/{number}.jsonl"
 
 
 class Reader:
@@ -97,11 +80,12 @@ class Reader:
             "run_index"
         ]
         self.by_id = {entry["id"]: entry for entry in self.entries}
-        self._chunks: dict[Path, str] = {}
+        self._chunks: dict[Path, list[str]] = {}
 
-    def _chunk(self, path: Path) -> str:
+    def _chunk(self, path: Path) -> list[str]:
+        """The chunk's lines, each with its newline. A report is read in order: one chunk kept at a time."""
         if path not in self._chunks:
-            self._chunks = {path: path.read_text(encoding="utf-8")}  # a report is read in order: one at a time
+            self._chunks = {path: path.read_text(encoding="utf-8").splitlines(keepends=True)}
         return self._chunks[path]
 
     def entry(self, run_id: str) -> dict[str, Any]:
@@ -110,16 +94,12 @@ class Reader:
         return self.by_id[run_id]
 
     def page(self, entry: dict[str, Any]) -> dict[str, Any]:
-        number, start, length = entry["doc"]
-        chunk = self._chunk(self.root / "data" / page_chunk_name(self.report, number))
-        return datafile.loads(chunk[start : start + length])
+        number, line = entry["doc"][:2]
+        return datafile.loads(self._chunk(self.root / "data" / page_chunk_name(self.report, number))[line])
 
     def exports(self, entry: dict[str, Any]) -> tuple[str, str]:
-        number, start, json_length, csv_length = entry["export"]
-        exported = publish.folder(self.root) / publish.CURRENT / publish.FOLDERS["exports"]
-        chunk = self._chunk(exported / exports_chunk_name(self.report, number))
-        middle = start + json_length
-        return chunk[start:middle], chunk[middle : middle + csv_length]
+        folder = self.root / "site" / "static" / "runs" / self.report / entry["id"]
+        return tuple((folder / name).read_text(encoding="utf-8") for name in ("index.json", "index.csv"))  # type: ignore[return-value]
 
 
 def run_page(root: Path, report: str, run_id: str) -> dict[str, Any]:
