@@ -27,6 +27,8 @@ from support import copy_site_sources, perfwiki_command
 
 REPORT = "nvme-raw-vs-ext4"  # 24 runs, two raw files: small enough to ingest forty times in a test
 PLACES = ("data", "site/static/runs", "site/static/reports")
+# The exports tree has no link of its own: Hugo's templates read it in the current generation.
+EXPORTS = ".perfwiki-publish/current/exports"
 RAW = Path("content/reports") / REPORT / "raw"
 FIO, MANUAL = "nvme-raw/fio-bandwidth-iops-latency.md", "nvme-ext4/manual.yaml"
 
@@ -61,9 +63,9 @@ def following(state: str) -> str:
 
 
 def published(site: Path) -> dict[str, str]:
-    """path -> sha256 of every file of the three published trees, as a reader sees them."""
+    """path -> sha256 of every file of the published trees, as a reader sees them."""
     found = {}
-    for place in PLACES:
+    for place in (*PLACES, EXPORTS):
         root = site / place
         for path in sorted(root.rglob("*")) if root.exists() else []:
             if path.is_file():
@@ -115,7 +117,7 @@ KILL_POINTS = [
     "staged:1",
     "staged:7",
     "staged:40",
-    "staged:100",
+    "staged:55",
     "manifest:1",
     "linked:1",
     "committed:1",

@@ -86,10 +86,10 @@ def test_example_report_ingests_twelve_runs(site):
 
 
 def published(site: Path) -> dict[str, str]:
-    """Every file ingest publishes: data/, and the run and report files under site/static/."""
+    """Every file ingest publishes: data/, the run and report files under site/static/, the runs' exports."""
     return {
         f"{place}/{name}": digest
-        for place in ("data", "site/static/runs", "site/static/reports")
+        for place in ("data", "site/static/runs", "site/static/reports", ".perfwiki-publish/current/exports")
         for name, digest in tree_digest(site / place).items()
     }
 
@@ -300,13 +300,13 @@ def test_a_second_ingest_with_nothing_new_writes_nothing(site):
 def test_a_change_to_one_report_leaves_the_files_of_the_others_as_they_were(site):
     assert ingest(site).returncode == 0
     before = published(site)
-    runs = site / "site" / "static" / "runs"
-    inodes = {path: path.stat().st_ino for path in runs.glob("*/*/index.json")}  # every run's
+    exported = site / ".perfwiki-publish" / "current" / "exports"
+    inodes = {path: path.stat().st_ino for path in exported.glob("*/*.txt")}  # every run's exports, in chunks
     raw = site / "content" / "reports" / REPORT / "raw" / "nvme-raw" / "fio-bandwidth-iops-latency.md"
     raw.write_bytes(raw.read_bytes() + b"\n<!-- edited -->\n")
     shutil.rmtree(site / "data" / "views")  # gone by hand: written again, not linked
     assert ingest(site).returncode == 0
-    after = {path: path.stat().st_ino for path in runs.glob("*/*/index.json")}
+    after = {path: path.stat().st_ino for path in exported.glob("*/*.txt")}
     kept = {path for path in inodes if after.get(path) == inodes[path]}
     # The other reports' files are linked into the new trees, the same files; the changed report's are new.
     assert kept and all(REPORT not in str(path) for path in kept)

@@ -404,8 +404,8 @@ def build_report(root: Path, job: ReportJob) -> ReportOutcome:
         raw_pages = _raw_views(
             root, job, report.runs, documents.document["raw_files"], functools.partial(spool.add, "data")
         )
-        # Each run's page document into the report's chunks (runstore.py), where each lands noted in its
-        # run_index entry: so the report's document is written after them.
+        # Each run's page document and exports into the report's chunks (runstore.py), where each lands noted
+        # in its run_index entry: so the report's document is written after them.
         where = {entry["id"]: entry for entry in documents.document["run_index"]}
         with runstore.Chunks(lambda n, text: spool.add("data", runstore.page_chunk_name(job.slug, n), text)) as docs:
             for run_id, page in run_documents(report, documents.document, raw_pages):
@@ -414,14 +414,17 @@ def build_report(root: Path, job: ReportJob) -> ReportOutcome:
         # the JSON one with every run's JSON, made once a run for both.
         title = str(report.front_matter.get("title") or "")
         baseline = documents.document["baseline"]
-        export = exports.report_json_pieces(
-            job.slug, title, baseline, report.environments, report.comparisons, _run_texts(report.runs, spool, job)
-        )
-        # Straight into a cache entry of its own, which staging copies: some 6 KB a run, it was the
-        # largest single object a report of 100,000 runs held (600 MB).
-        with store.file("exports", job.key, ".json") as file:
-            for piece in export:
-                file.write(piece.encode("utf-8"))
+        exported = runstore.Chunks(lambda n, text: spool.add("exports", runstore.exports_chunk_name(job.slug, n), text))
+        with exported:
+            texts = _run_texts(report.runs, exported, where)
+            export = exports.report_json_pieces(
+                job.slug, title, baseline, report.environments, report.comparisons, texts
+            )
+            # Straight into a cache entry of its own, which staging copies: some 6 KB a run, it was the
+            # largest single object a report of 100,000 runs held (600 MB).
+            with store.file("exports", job.key, ".json") as file:
+                for piece in export:
+                    file.write(piece.encode("utf-8"))
         spool.add("data", datafile.name(f"reports/{job.slug}"), datafile.dump(documents.document))
         spool.add("data", datafile.name(f"views/{job.slug}"), datafile.dump(documents.views))
         documents.views = {}
@@ -456,12 +459,11 @@ def build_report(root: Path, job: ReportJob) -> ReportOutcome:
     return outcome
 
 
-def _run_texts(runs: list[Run], spool: _Spool, job: ReportJob) -> Iterator[tuple[str, str]]:
-    """(id, run_json) of each run, in order, its index.json and index.csv spooled on the way."""
+def _run_texts(runs: list[Run], chunks: runstore.Chunks, where: dict[str, dict]) -> Iterator[tuple[str, str]]:
+    """(id, run_json) of each run, in order, its index.json and index.csv put in the exports chunks on the way."""
     for run in runs:
         text = exports.run_json(run)
-        spool.add("runs", f"{job.slug}/{run.id}/index.csv", exports.run_csv(run))
-        spool.add("runs", f"{job.slug}/{run.id}/index.json", text)
+        where[run.id]["export"] = chunks.add(text, exports.run_csv(run))
         yield run.id, text
 
 

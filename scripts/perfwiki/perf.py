@@ -286,11 +286,12 @@ def hugo_segments(site: Path) -> list[str]:
     return list(tomllib.loads((site / "hugo.toml").read_text(encoding="utf-8")).get("segments", {}))
 
 
-# What ingest publishes, each a symlink into the current generation (publish.PUBLISHED).
+# What ingest publishes, each a symlink into the current generation (publish.PUBLISHED), and its exports tree.
 INGEST_TREES = (
     Path("data"),
     Path("site") / "static" / "reports",
     Path("site") / "static" / "runs",
+    Path(".perfwiki-publish") / "current" / "exports",  # each report's runs' exports, read by Hugo (runstore.py)
 )
 
 

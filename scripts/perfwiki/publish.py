@@ -42,7 +42,9 @@ MANIFEST = "manifest.json"
 # The document that names a generation, for templates (hugo.toml mounts it as hugo.Data.perfwiki.generation).
 NAME_DOCUMENT = Path("hugo") / "generation.json"
 # Each tree: its folder in a generation, and where it is published (a symlink into `current`).
-FOLDERS = {"data": "data", "raw": "reports", "runs": "runs"}
+# `exports` (each report's runs' exports, runstore.py) is read by Hugo's templates alone and published as
+# nothing of its own: it has no place in PUBLISHED.
+FOLDERS = {"data": "data", "raw": "reports", "runs": "runs", "exports": "exports"}
 PUBLISHED = {"data": Path("data"), "raw": Path("site") / "static" / "reports", "runs": Path("site") / "static" / "runs"}
 # What ingest published before generations, and a crash of it could leave behind.
 LEGACY = (".data.new", ".data.old", ".raw.new", ".raw.old", ".runs.new", ".runs.old")

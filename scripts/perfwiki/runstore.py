@@ -1,16 +1,24 @@
-"""A report's runs' page documents as a few files, not a file a run: in chunks of JSON Lines.
+"""A report's runs as a few files, not as files a run: its page documents and its exports in chunks.
 
-A run's page document (what its page shows, pages/run.py) is written into
-`data/runs/<report>/<n>.jsonl`, one document a line, a chunk closing once it holds CHUNK_CHARS
-characters. Each run's entry in the report's `run_index` says where its document is: `doc` is
-[n, line]. Its page splits the chunk into lines and reads its own (layouts/_partials/run-doc.html).
-Lines rather than character offsets: Hugo's substr decodes the whole chunk to runes for every cut
-(on a 2,000-run wiki's run pages, 1.9 s more CPU for a build); a split is one scan.
+A run's page document (what its page shows, pages/run.py) and its exports (its index.json, the
+whole run schema, and its index.csv) are written into files of about CHUNK_CHARS characters each,
+one after another, every text a whole number of lines:
+
+- `data/runs/<report>/<n>.jsonl`: the page documents, one a line (JSON Lines);
+- `exports/<report>/<n>.txt` in the generation (publish.py): each run's JSON (one line) then its
+  CSV, as published.
+
+Each run's entry in the report's `run_index` says where its own are, by line: `doc` is [n, line]
+and `export` [n, first line, the JSON's lines, the CSV's lines]. A run's page splits its chunk into
+lines and reads its own (layouts/_partials/run-doc.html); its index.json and index.csv are the
+JSON and CSV output formats of that page, joined from the exports chunk's lines the same way
+(run-export.html), byte for byte the files ingest used to write. The chunks themselves are not
+published. Lines rather than character offsets: Hugo's substr decodes the whole chunk to runes for
+every cut (1.9 s more CPU for a 2,000-run build); a split is one scan.
 
 Why: a cold ingest of 2,000 runs wrote 3.5 files and a folder a run, and on ext4 the kernel's side
-of creating them was a third of its CPU time. Each run's exports (index.json, index.csv) are still
-files beside its page: as Hugo output formats they cost the build 22 to 60 KiB of peak memory a
-run (issue 34's note).
+of creating them was a third of its CPU time. The output formats cost Hugo, at 20,000 runs, 2% more
+peak memory and a sixth more CPU (issue 34's note).
 """
 
 from __future__ import annotations
@@ -19,7 +27,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from . import datafile
+from . import datafile, publish
 
 # The characters a chunk holds before the next run starts another: a run page reads and splits its
 # chunk whole, so large chunks cost every page; small ones, files.
@@ -71,6 +79,15 @@ def page_chunk_name(report: str, number: int) -> str:
     return f"runs/{report}/{number}.jsonl"
 
 
+def exports_chunk_name(report: str, number: int) -> str:
+    """An exports chunk's name in the generation's exports tree."""
+    return f"{report}/{number}.txt"
+
+
+def _lines(chunk: list[str], first: int, count: int) -> str:
+    return "".join(chunk[first : first + count])
+
+
 class Reader:
     """A report's runs read back from its chunks, each chunk read once."""
 
@@ -98,8 +115,10 @@ class Reader:
         return datafile.loads(self._chunk(self.root / "data" / page_chunk_name(self.report, number))[line])
 
     def exports(self, entry: dict[str, Any]) -> tuple[str, str]:
-        folder = self.root / "site" / "static" / "runs" / self.report / entry["id"]
-        return tuple((folder / name).read_text(encoding="utf-8") for name in ("index.json", "index.csv"))  # type: ignore[return-value]
+        number, first, json_lines, csv_lines = entry["export"]
+        exported = publish.folder(self.root) / publish.CURRENT / publish.FOLDERS["exports"]
+        chunk = self._chunk(exported / exports_chunk_name(self.report, number))
+        return _lines(chunk, first, json_lines), _lines(chunk, first + json_lines, csv_lines)
 
 
 def run_page(root: Path, report: str, run_id: str) -> dict[str, Any]:

@@ -102,28 +102,41 @@ def parse(text: str) -> list[FioReport]:
         # fio's messages before a JSON document or terse lines are their preamble (kept as
         # warnings there), not a text report of their own.
         text_reports = [report for report in text_reports if report.jobs]
+    return sorted(_one_per_run(documents + text_reports + terse_reports), key=lambda report: report.line_start)
+
+
+def _one_per_run(reports: list[FioReport]) -> list[FioReport]:
+    """The reports in order, each twin of a kept one in another format absorbed by the first it can be.
+
+    A kept report absorbs at most one copy of itself per other format. Only reports of the same job
+    names can be twins, so the kept ones are indexed by their names and format family, each list
+    with a cursor at its first report not yet absorbed for a format: a transcript of 6,500 runs of one
+    job name compared each with every run kept before it, a third of its parse time.
+    """
     kept: list[FioReport] = []
-    # A kept report absorbs at most one copy of itself per other format.
-    absorbed: set[tuple[int, str]] = set()
-    for report in documents + text_reports + terse_reports:
-        twin = next(
-            (
-                i
-                for i, other in enumerate(kept)
-                if (i, report.format) not in absorbed and _same_run_other_format(report, other)
-            ),
-            None,
-        )
+    by_names: dict[tuple[str, ...], dict[str, list[int]]] = {}
+    cursors: dict[tuple[tuple[str, ...], str, str], int] = {}  # (names, family, absorbing format): next
+    for report in reports:
+        names = tuple(job["name"] for job in report.jobs)
+        families = by_names.setdefault(names, {}) if names else {}
+        own = _family(report.format)
+        twin = None
+        for family, indices in families.items():
+            if family == own:
+                continue
+            at = cursors.get((names, family, report.format), 0)
+            if at < len(indices) and (twin is None or indices[at] < twin[0]):
+                twin = (indices[at], family)
         if twin is None:
+            if names:
+                families.setdefault(own, []).append(len(kept))
             kept.append(report)
         else:
-            absorbed.add((twin, report.format))
-    return sorted(kept, key=lambda report: report.line_start)
+            key = (names, twin[1], report.format)
+            cursors[key] = cursors.get(key, 0) + 1
+    return kept
 
 
-def _same_run_other_format(one: FioReport, other: FioReport) -> bool:
-    """The same jobs printed in another format by the same fio invocation."""
-    if one.format == other.format or (one.format.startswith("json") and other.format.startswith("json")):
-        return False
-    names = [job["name"] for job in one.jobs]
-    return bool(names) and names == [job["name"] for job in other.jobs]
+def _family(output_format: str) -> str:
+    """fio's JSON and JSON+ are one family: a run is never printed in both at once."""
+    return "json" if output_format.startswith("json") else output_format
