@@ -3,10 +3,9 @@ marked, and a logged run's series over time and its json+ histogram, drawn witho
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
+from perfwiki import runstore
 from support import ROOT, interactive
 
 pytestmark = pytest.mark.browser
@@ -40,7 +39,7 @@ def test_the_environment_page_draws_its_history_with_the_regression_marked(page,
 
 
 def test_a_logged_run_draws_its_series_over_time_and_its_latency_bins(page, base_url_local, artifacts):
-    run = json.loads((ROOT / "site" / "static" / RUN / "index.json").read_text())
+    run = runstore.run_json(ROOT, *RUN.strip("/").split("/")[1:])
     bandwidth = next(entry for entry in run["metrics"]["logs"] if entry["kind"] == "bw")
     for width in (1440, 390):
         page.set_viewport_size({"width": width, "height": 900})
