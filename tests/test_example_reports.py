@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import json
 import subprocess
 
 import pytest
 import yaml
 
-from perfwiki import noise, units, verdict
+from perfwiki import noise, runstore, units, verdict
 from perfwiki.extract import extract
 from perfwiki.ingest import load_report
 from support import ROOT, SEED_SLICES, captured_here, copy_site_sources, perfwiki_command, seed_slices
@@ -20,7 +19,7 @@ def reports(tmp_path_factory):
     result = subprocess.run(perfwiki_command() + ["ingest", "--root", str(site)], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
     folder = site / "data" / "reports"
-    return {path.stem: {**load_report(site, path.stem), "_data": site / "data"} for path in folder.glob("*.json")}
+    return {path.stem: {**load_report(site, path.stem), "_site": site} for path in folder.glob("*.json")}
 
 
 def comparison(document, comparison_id):
@@ -242,10 +241,9 @@ def test_a_manual_run_whose_jobs_are_not_a_list_is_a_problem_not_a_crash():
 
 def run_pages(document):
     """Each run page's data/ document of a report, as ingest wrote them, with the title its page gets."""
-    folder = document["_data"] / "runs" / document["report"]
+    titles = {entry["id"]: entry["title"] for entry in document["run_index"]}
     return [
-        {**json.loads((folder / f"{entry['id']}.json").read_text(encoding="utf-8")), "title": entry["title"]}
-        for entry in document["run_index"]
+        {**page, "title": titles[run_id]} for run_id, page in runstore.run_pages(document["_site"], document["report"])
     ]
 
 
