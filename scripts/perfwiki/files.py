@@ -87,6 +87,20 @@ def write_files(folder: str, files: dict[str, bytes | OnDisk], published: str | 
             _named(_write_file, path, data, _NEW)
 
 
+def link_files(folder: str, names: list[str], published: str) -> None:
+    """Files of the generation in use (`published`) into one being built, each a hard link to the
+    same file: what did not change is not written again. Each subfolder made once."""
+    made: set[str] = set()
+    for name in names:
+        path = f"{folder}/{name}"
+        parent = path.rpartition("/")[0]
+        if parent not in made:
+            _named(os.makedirs, parent, exist_ok=True)
+            made.add(parent)
+        crash_point("staged")
+        _named(os.link, f"{published}/{name}", path)
+
+
 def copy_file(source: str, target: str) -> None:
     """A copy of a file that people may edit (a raw file under content/), never a link to it.
 

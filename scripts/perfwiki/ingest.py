@@ -54,7 +54,7 @@ from . import validate as validation  # on a line of its own too
 from .cache import Cache
 from .decode import binary_at, decode, refused
 from .extract import extract, extract_text
-from .files import OnDisk, copy_file, write_atomically, write_files
+from .files import OnDisk, copy_file, link_files, write_atomically, write_files
 from .lifetime import die_with_parent
 from .model import Problem, Run, Source, published_path, sha256_file, sha256_hex
 from .pages import finder
@@ -78,10 +78,8 @@ PUBLISHED_RUNS = publish.PUBLISHED["runs"]
 # A disk or quota full: the error says so, whatever was being written.
 _FULL = (errno.ENOSPC, errno.EDQUOT)
 
-# A report's published files (and the site index's): {tree name: {path in the tree: bytes}}.
-# The cache keeps them as one entry a report ("files"), not a file per file: a cold ingest wrote
-# every run's three files twice, into the cache and then as links into staging, and on this
-# machine's disk the folders and files were as much of its time as building the runs.
+# The site index's published files: {tree name: {path in the tree: bytes}}, one cache entry
+# ("files"). A report's entry of that kind holds only its files' names (publish_report links them).
 Files = dict[str, dict[str, bytes]]
 
 
@@ -271,8 +269,9 @@ def _redactor(root: Path, rules: Rules, raw_files: list[RawFile]) -> Redactor:
     return Redactor(rules, tuple(prompt_hosts([f.text for f in raw_files if f.text is not None]).items()))
 
 
-# A raw file larger than this is not kept as bytes beside its text while it is redacted.
-_HELD_BYTES = 8 << 20
+# The cache's mark of a raw file redaction found nothing to hide in: published as it is, from content/,
+# rather than as a copy the cache would keep.
+AS_IT_IS = ".as-it-is"
 
 
 def extract_file(root: Path, raw_file: RawFile) -> None:
@@ -286,7 +285,6 @@ def extract_file(root: Path, raw_file: RawFile) -> None:
     store = Cache(root)
     source = Source(raw_file.path, 1, 1, raw_file.sha256)
     text = raw_file.text
-    data = None
     if text is None:
         data = (root / raw_file.path).read_bytes()
         try:
@@ -295,8 +293,7 @@ def extract_file(root: Path, raw_file: RawFile) -> None:
         except UnicodeDecodeError:
             store.save("extract", raw_file.key, _found(extract(raw_file.path, data)))  # reports where
             return
-        if len(data) > _HELD_BYTES:
-            data = None  # read again if it is published as it is: a 200 MB file is not held twice meanwhile
+        del data  # the text is what is parsed: a 200 MB file need not be held twice
     redactions: list[Problem] = []
     if raw_file.redactor.active and binary_at(text) is None:  # a binary file is not published at all
         redacted, findings = raw_file.redactor.redact(text)
@@ -306,23 +303,29 @@ def extract_file(root: Path, raw_file: RawFile) -> None:
         if redacted != text:
             source = Source(raw_file.path, 1, 1, raw_file.sha256, redacted=True)
             write_atomically(published, redacted.encode("utf-8"))
-        else:  # nothing hidden: the file as it is (UTF-16, CRLF...), whose sha256 pages show; a copy
-            write_atomically(published, data if data is not None else (root / raw_file.path).read_bytes())
+        else:  # nothing hidden: the file as it is (UTF-16, CRLF...), whose sha256 pages show, from content/
+            published.unlink(missing_ok=True)
+            write_atomically(store.path("published", raw_file.key, AS_IT_IS), b"")
         text = redacted
-    del data  # the text is what is parsed: a 200 MB file need not be held twice
     raw_file.text = None  # (a worker's copy) parsed below, and held no longer than that
     # The runs onto the cache entry as they are parsed, a few hundred at a time: a file of 100,000
     # runs held them all (some 15 KB each) until the end.
     with store.pieces("extract", raw_file.key) as put:
         put("runs", [])
         # Packed (Run.pack): the report that reads them back holds them all while it is built.
-        found = extract_text(text, source, sink=lambda runs: put("runs", [run.pack() for run in runs]))
+        # As they are: the entry compresses them whole, and build_report packs them as it reads them.
+        found = extract_text(text, source, sink=lambda runs: put("runs", runs))
         put("problems", redactions + found.problems)
         put("log", found.log)
 
 
 def _found(extracted: Any) -> tuple[list[Any], list[Problem], Any]:
     return extracted.runs, extracted.problems, extracted.log
+
+
+def _packed(runs: list[Run]) -> list[Run]:
+    """Runs as a report holds them while it is built (Run.pack): a report of 100,000 runs holds them all."""
+    return [run.pack() for run in runs]
 
 
 def failed_runs(runs: list[Run]) -> list[Problem]:
@@ -344,10 +347,10 @@ def build_report(root: Path, job: ReportJob) -> ReportOutcome:
     problems: list[Problem] = []
     logs, log_files = [], []
     for raw_file in job.raw_files:
-        found = store.load("extract", raw_file.key)
+        found = store.load("extract", raw_file.key, each={"runs": _packed})
         if found is None:  # removed under us or unreadable: parse again
             extract_file(root, raw_file)
-            found = store.load("extract", raw_file.key)
+            found = store.load("extract", raw_file.key, each={"runs": _packed})
         # Written in pieces (extract_file), or whole for a file that could not be decoded.
         runs, file_problems, log = (
             (found["runs"], found["problems"], found["log"]) if isinstance(found, dict) else found
@@ -397,6 +400,7 @@ def build_report(root: Path, job: ReportJob) -> ReportOutcome:
     # The report's files go into staging and into its cache entry as they are made, a few hundred
     # runs' at a time, as bytes, and are then let go: held whole (and as text beside the bytes) they
     # were most of the memory a report of 10,000 runs took to build (1,085 MB peak).
+    assert job.staging is not None  # a report is built only by an ingest that publishes
     with store.pieces("files", job.key) as put, _Spool(put, job.staging) as spool:
         ledger = run_renames.ledger(report.runs, digests)
         spool.add("data", datafile.name(f"{run_renames.LEDGER}/{job.slug}"), datafile.dump(ledger))
@@ -420,16 +424,17 @@ def build_report(root: Path, job: ReportJob) -> ReportOutcome:
             export = exports.report_json_pieces(
                 job.slug, title, baseline, report.environments, report.comparisons, texts
             )
-            # Straight into a cache entry of its own, which staging copies: some 6 KB a run, it was the
-            # largest single object a report of 100,000 runs held (600 MB).
-            with store.file("exports", job.key, ".json") as file:
+            # Straight into staging, a piece at a time: some 6 KB a run, it was the largest single object a
+            # report of 100,000 runs held (600 MB).
+            exported_at = spool.file("raw", f"{job.slug}/index.json")
+            with open(exported_at, "xb") as file:
                 for piece in export:
                     file.write(piece.encode("utf-8"))
         spool.add("data", datafile.name(f"reports/{job.slug}"), datafile.dump(documents.document))
         spool.add("data", datafile.name(f"views/{job.slug}"), datafile.dump(documents.views))
         documents.views = {}
         raw: dict[str, bytes | OnDisk] = {
-            "index.json": OnDisk(store.mark("exports", job.key, ".json")),
+            "index.json": OnDisk(exported_at),
             "index.csv": exports.comparisons_csv(job.slug, report.comparisons).encode("utf-8"),
         }
         # The specs of the report page's charts, which its page fetches when the reader reaches for one.
@@ -439,7 +444,8 @@ def build_report(root: Path, job: ReportJob) -> ReportOutcome:
         # so from there they still lead to the runs.
         for folder in [job.slug, *job.former_slugs]:
             for name, data in raw.items():
-                spool.add("raw", f"{folder}/{name}", data)
+                if f"{folder}/{name}" != f"{job.slug}/index.json":  # written there already
+                    spool.add("raw", f"{folder}/{name}", data)
     if job.staging is not None:
         _publish_raw_files(root, job)
     # Written: let go before the share is made, the largest step left (a tenth of a GB at 100,000 runs).
@@ -468,15 +474,16 @@ def _run_texts(runs: list[Run], chunks: runstore.Chunks, where: dict[str, dict])
 
 
 class _Spool:
-    """A report's files on their way out: every SPOOLED of them into staging (when this ingest
-    publishes) and onto the report's cache entry (`put`), then let go."""
+    """A report's files on their way out: every SPOOLED of them into staging, their names onto the
+    report's cache entry (`put`), then let go. The cache keeps names, not bytes: an ingest that
+    publishes the report again links its files from the generation in use (publish_report)."""
 
     SPOOLED = 1500  # some 500 runs' files: a few MB, and few enough pieces to cost nothing to write
     # Or this many bytes, whichever comes first: a capped raw file's pages are up to 1.5 MB each, and
     # a file of 100,000 runs has hundreds of them (pages/raw.py).
     SPOOLED_BYTES = 32 * 2**20
 
-    def __init__(self, put: Callable[[str, dict[str, bytes | OnDisk]], None], staging: dict[str, str] | None) -> None:
+    def __init__(self, put: Callable[[str, dict[str, None]], None], staging: dict[str, str]) -> None:
         self.put, self.staging = put, staging
         self.pending: dict[str, dict[str, bytes | OnDisk]] = {}
         self.count = self.size = 0
@@ -489,11 +496,17 @@ class _Spool:
         if self.count >= self.SPOOLED or self.size >= self.SPOOLED_BYTES:
             self.flush()
 
+    def file(self, tree: str, name: str) -> str:
+        """Where a file too large to hold is written in staging by the caller; named in the entry."""
+        path = f"{self.staging[tree]}/{name}"
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        self.put(tree, {name: None})
+        return path
+
     def flush(self) -> None:
         for tree, files in self.pending.items():
-            if self.staging is not None:
-                write_files(self.staging[tree], files)
-            self.put(tree, files)
+            write_files(self.staging[tree], files)
+            self.put(tree, dict.fromkeys(files))
         self.pending, self.count, self.size = {}, 0, 0
 
     def __enter__(self) -> _Spool:
@@ -520,10 +533,8 @@ def _raw_views(
         raw_file = by_path.get(entry["source"])
         if raw_file is None:
             continue
-        published = (
-            Cache(root).path("published", raw_file.key, "") if raw_file.redactor.active else root / raw_file.path
-        )
-        if not published.is_file():
+        published = _published_text(root, raw_file)
+        if published is None:
             continue
         if entry.get("redacted"):  # the download is the redacted text: its own sha256 is the one to check
             entry["published_sha256"] = sha256_file(published)
@@ -698,7 +709,6 @@ def _build(root: Path, workers: int, out: TextIO | None, generation: list[str]) 
         cached = store.load("reports", job.key)
         # Named first: entries still in use are kept by prune().
         kept = [store.path(kind, job.key, ".pickle") for kind in ("shares", "files")]
-        kept.append(store.path("exports", job.key, ".json"))  # the files entry names it (OnDisk)
         if cached is not None and all(path.is_file() for path in kept):
             outcomes[job.slug] = cached
         else:
@@ -708,6 +718,7 @@ def _build(root: Path, workers: int, out: TextIO | None, generation: list[str]) 
         store.mark("extract", name, ".pickle")  # still in use
         if raw_file.redactor.active:
             store.mark("published", name, "")  # its redacted text, which workers publish
+            store.mark("published", name, AS_IT_IS)
     wanted = {raw_file.key: raw_file for job in to_build for raw_file in job.raw_files}
     to_extract = [
         raw_file
@@ -814,29 +825,39 @@ def _encoded(files: dict[str, dict[str, str]]) -> Files:
 
 
 def publish_report(root: Path, job: ReportJob) -> ReportOutcome | None:
-    """Put a report built before into staging: its files as the cache keeps them, and its raw files.
+    """Put a report built before into staging: its files linked from the generation in use, where the
+    last ingest published them (the cache names them), and its raw files.
 
-    Returns None, or the report's outcome when its cached files could not be read and it was built again.
+    Returns None, or the report's outcome when its files were not all there to link (a file removed
+    by hand, a generation that did not publish it) and it was built again from its runs.
     """
     assert job.staging is not None
-    store = Cache(root)
-    files = store.load("files", job.key)
-    if files is None:
+    names = Cache(root).load("files", job.key)
+    previous = job.previous
+    if (
+        names is None
+        or previous is None
+        or not all(os.path.isfile(f"{previous[tree]}/{name}") for tree, entries in names.items() for name in entries)
+    ):
         return build_report(root, job)
-    for tree, staging in job.staging.items():
-        entries = {name: _in_this_cache(store, data) for name, data in files[tree].items()}
-        write_files(staging, entries, job.previous[tree] if job.previous else None)
+    for tree, entries in names.items():
+        link_files(job.staging[tree], list(entries), previous[tree])
     _publish_raw_files(root, job)
     return None
 
 
-def _in_this_cache(store: Cache, data: bytes | OnDisk) -> bytes | OnDisk:
-    """A cached file's content; one kept as an entry of its own (OnDisk) found in this cache, wherever
-    the cache was when it was written (a site copied with its cache)."""
-    if not isinstance(data, OnDisk):
-        return data
-    kind, name = data.rsplit("/", 2)[1:]
-    return OnDisk(store.mark(kind, *os.path.splitext(name)))
+def _published_text(root: Path, raw_file: RawFile, store: Cache | None = None) -> Path | None:
+    """What is published of a raw file: its redacted text when redaction hid something in it (the
+    cache keeps that text), else the file under content/; None for a file that could not be decoded,
+    and so not redacted, or is binary: it is not published at all."""
+    original = root / raw_file.path
+    if not raw_file.redactor.active:
+        return None if refused(os.fspath(original)) else original
+    store = store or Cache(root)
+    redacted = store.path("published", raw_file.key, "")
+    if redacted.is_file():
+        return redacted
+    return original if store.path("published", raw_file.key, AS_IT_IS).is_file() else None
 
 
 def _publish_raw_files(root: Path, job: ReportJob) -> None:
@@ -846,14 +867,10 @@ def _publish_raw_files(root: Path, job: ReportJob) -> None:
     store = Cache(root)
     made: set[str] = set()
     for raw_file in job.raw_files:
-        if raw_file.redactor.active:
-            source = store.mark("published", raw_file.key, "")
-            if not os.path.isfile(source):
-                continue
-        else:
-            source = os.path.join(root, raw_file.path)
-            if refused(source):  # binary or undecodable: extraction said so at its path
-                continue
+        found = _published_text(root, raw_file, store)
+        if found is None:
+            continue
+        source = os.fspath(found)
         target = f"{job.staging['raw']}/{raw_file.published.removeprefix('reports/')}"
         folder = os.path.dirname(target)
         if folder not in made:
