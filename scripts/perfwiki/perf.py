@@ -545,7 +545,9 @@ def main(argv: list[str] | None = None) -> int:
             "ingest_one_change_s": one_change,
             "hugo_build_s": build if built else None,
             "hugo_pages": pages,
-            "hugo_ms_per_page": 1000 * build / pages if built and pages else None,
+            # Hugo's count is of what it rendered: a run page's JSON and CSV outputs count too. Per page
+            # as before they were outputs (a run page's index.json and index.csv were ingest's files).
+            "hugo_ms_per_page": 1000 * build / (pages - 2 * runs) if built and pages and pages > 2 * runs else None,
             "hugo_peak_rss_mib": peak_kib / 1024,
             "hugo_peak_rss_kib_per_run": peak_kib / runs,
             "hugo_live_heap_mib": live_heap_mib(summary),
