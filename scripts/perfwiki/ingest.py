@@ -411,14 +411,16 @@ def build_report(root: Path, job: ReportJob) -> ReportOutcome:
         # Each run's page document and exports into the report's chunks (runstore.py), where each lands noted
         # in its run_index entry: so the report's document is written after them.
         where = {entry["id"]: entry for entry in documents.document["run_index"]}
-        with runstore.Chunks(lambda n, text: spool.add("data", runstore.page_chunk_name(job.slug, n), text)) as docs:
+        page_chunk = functools.partial(_spool_chunk, spool, "data", runstore.page_chunk_name, job.slug)
+        with runstore.Chunks(page_chunk, runstore.PAGE_CHUNK_CHARS) as docs:
             for run_id, page in run_documents(report, documents.document, raw_pages):
                 where[run_id]["doc"] = docs.add(datafile.dump(page))[:2]
         # The report's exports, published beside its page and its raw files (site/static/reports/<slug>/),
         # the JSON one with every run's JSON, made once a run for both.
         title = str(report.front_matter.get("title") or "")
         baseline = documents.document["baseline"]
-        exported = runstore.Chunks(lambda n, text: spool.add("exports", runstore.exports_chunk_name(job.slug, n), text))
+        export_chunk = functools.partial(_spool_chunk, spool, "exports", runstore.exports_chunk_name, job.slug)
+        exported = runstore.Chunks(export_chunk, runstore.EXPORT_CHUNK_CHARS)
         with exported:
             texts = _run_texts(report.runs, exported, where)
             export = exports.report_json_pieces(
@@ -463,6 +465,10 @@ def build_report(root: Path, job: ReportJob) -> ReportOutcome:
     outcome = ReportOutcome(job.slug, len(report.runs), problems)
     store.save("reports", job.key, outcome)
     return outcome
+
+
+def _spool_chunk(spool: _Spool, tree: str, name: Callable[[str, int], str], slug: str, number: int, text: str) -> None:
+    spool.add(tree, name(slug, number), text)
 
 
 def _run_texts(runs: list[Run], chunks: runstore.Chunks, where: dict[str, dict]) -> Iterator[tuple[str, str]]:

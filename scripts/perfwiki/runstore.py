@@ -1,7 +1,7 @@
 """A report's runs as a few files, not as files a run: its page documents and its exports in chunks.
 
 A run's page document (what its page shows, pages/run.py) and its exports (its index.json, the
-whole run schema, and its index.csv) are written into files of about CHUNK_CHARS characters each,
+whole run schema, and its index.csv) are written into files of a few tens of K characters each,
 one after another, every text a whole number of lines:
 
 - `data/runs/<report>/<n>.jsonl`: the page documents, one a line (JSON Lines);
@@ -17,8 +17,8 @@ published. Lines rather than character offsets: Hugo's substr decodes the whole 
 every cut (1.9 s more CPU for a 2,000-run build); a split is one scan.
 
 Why: a cold ingest of 2,000 runs wrote 3.5 files and a folder a run, and on ext4 the kernel's side
-of creating them was a third of its CPU time. The output formats cost Hugo, at 20,000 runs, 2% more
-peak memory and a sixth more CPU (issue 34's note).
+of creating them was a third of its CPU time. The output formats cost Hugo, at 20,000 runs, 7% more
+peak memory and a tenth more CPU (issue 34's note).
 """
 
 from __future__ import annotations
@@ -30,8 +30,10 @@ from typing import Any
 from . import datafile, publish
 
 # The characters a chunk holds before the next run starts another: a run page reads and splits its
-# chunk whole, so large chunks cost every page; small ones, files.
-CHUNK_CHARS = 64 * 1024
+# chunk whole, so large chunks cost every page (at 20,000 runs, exports chunks of 64 K characters took
+# Hugo's peak memory from 1.5 to 1.96 GB, the garbage of reading them); small ones, files.
+PAGE_CHUNK_CHARS = 32 * 1024
+EXPORT_CHUNK_CHARS = 16 * 1024
 
 
 class Chunks:
@@ -42,13 +44,13 @@ class Chunks:
     read back by its lines.
     """
 
-    def __init__(self, write: Callable[[int, str], None]):
-        self.write = write
+    def __init__(self, write: Callable[[int, str], None], limit: int):
+        self.write, self.limit = write, limit
         self.number, self.parts, self.size, self.lines = 0, [], 0, 0
 
     def add(self, *texts: str) -> list[int]:
         """[chunk, first line, lines of each text]: the texts are stored one after the other."""
-        if self.parts and self.size >= CHUNK_CHARS:
+        if self.parts and self.size >= self.limit:
             self.flush()
         place = [self.number, self.lines]
         for text in texts:
