@@ -65,9 +65,21 @@ def find_documents(text: str) -> list[tuple[int, int, dict[str, Any]]]:
         position = end
 
 
+# Below this a float that is a whole number is that integer exactly, as its decimal text reads.
+_EXACT_FLOAT = 2**53
+
+
 def _number(value: Any, factor: int) -> units.Number | None:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         return None
+    if factor == 1:  # most of a document (times in ns, counts): the number itself, as units.scaled gives it
+        if type(value) is int:
+            return value
+        if abs(value) < _EXACT_FLOAT:  # not NaN, infinite, or a whole number floats cannot all hold
+            if value.is_integer():
+                return int(value)
+            if "e" not in repr(value):
+                return value  # a fraction: its shortest decimal text reads back as this very float
     return units.scaled(repr(float(value)) if isinstance(value, float) else str(value), factor)
 
 
