@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import json
 import re
 import unicodedata
 from collections.abc import Iterable, Iterator
@@ -486,6 +487,16 @@ def _blocks_of_markdown(lines: list[Line]) -> list[_Block]:
     return blocks
 
 
+def _one_json_document(text: str) -> bool:
+    """Whether the whole text is one JSON object (blank space around it aside)."""
+    if not text.lstrip()[:1] == "{" or not text.rstrip().endswith("}"):
+        return False
+    try:
+        return isinstance(json.loads(text), dict)
+    except ValueError:  # a transcript of several, text around it, a truncated document
+        return False
+
+
 def _split_block(block: _Block) -> list[Segment]:
     """Cut a transcript at every command; comments before a command name it."""
     return list(segments_of(block.lines, block.label, block.section))
@@ -591,6 +602,13 @@ def _trimmed(segment: Segment) -> Segment:
 def split(text: str, lines: list[Line] | None = None) -> list[Segment]:
     """Every segment of a raw file, in file order; `lines` are its physical_lines when already read."""
     lines = physical_lines(text) if lines is None else lines
+    if _one_json_document(text):
+        # A file that is one JSON object and nothing else (`fio --output-format=json > x.json`,
+        # `iperf3 -J`): one output without a command, as every line would be read, told by one decode
+        # instead of asking each of its hundreds of lines whether it is a prompt (44 % of such a file's
+        # extraction, 0.42 of 0.95 ms for a 14 KB fio document).
+        first = next((index for index, line in enumerate(lines) if line.text.strip()), len(lines))
+        return [_trimmed(Segment(lines=lines[first:]))]
     if is_markdown(lines):
         blocks = _blocks_of_markdown(lines)
     else:
