@@ -265,11 +265,11 @@ def test_a_crash_while_staging_leaves_the_previous_data_intact(site, monkeypatch
     raw = site / "content" / "reports" / REPORT / "raw" / "nvme-raw" / "fio-bandwidth-iops-latency.md"
     raw.write_bytes(raw.read_bytes() + b"\n<!-- edited -->\n")
 
-    def stage_then_fail(folder, files, published=None):
+    def stage_then_fail(folder, files):
         if len(staged) == 4:
             raise KeyboardInterrupt  # Ctrl-C half-way through filling the staging folders
         staged.append(folder)
-        return write_files(folder, files, published)
+        return write_files(folder, files)
 
     monkeypatch.setattr(ingest_module, "write_files", stage_then_fail)
     with pytest.raises(KeyboardInterrupt):

@@ -9,6 +9,7 @@ from __future__ import annotations
 import fcntl
 import os
 import shutil
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from .publish import crash_point
@@ -58,29 +59,9 @@ class OnDisk(str):
     too large to hold as bytes (a report's JSON export of 100,000 runs is some 600 MB)."""
 
 
-def write_files(folder: str, files: dict[str, bytes | OnDisk], published: str | None = None) -> None:
-    """Files into a generation being built (a crash leaves a folder nobody reads, never half of a published one).
-
-    With `published`, the folder of the generation in use, where the same files are: each is a
-    hard link to it there (published copies only, never a file under content/), and written only
-    when it is not there (deleted by hand, on another file system). Plain strings, and each
-    subfolder made once: a report's files are thousands of small ones (three a run), and
-    pathlib's joins and a mkdir per file cost more than writing them.
-    """
-    made: set[str] = set()
-    for name, data in files.items():
-        path = f"{folder}/{name}"
-        parent = path.rpartition("/")[0]
-        if parent not in made:
-            _named(os.makedirs, parent, exist_ok=True)
-            made.add(parent)
-        crash_point("staged")
-        if published is not None:
-            try:
-                os.link(f"{published}/{name}", path)
-                continue
-            except OSError:
-                pass
+def write_files(folder: str, files: dict[str, bytes | OnDisk]) -> None:
+    """Files into a generation being built (a crash leaves a folder nobody reads, never half of a published one)."""
+    for path, data in zip(_staged(folder, files), files.values(), strict=True):
         if isinstance(data, OnDisk):
             copy_file(data, path)
         else:
@@ -89,7 +70,16 @@ def write_files(folder: str, files: dict[str, bytes | OnDisk], published: str | 
 
 def link_files(folder: str, names: list[str], published: str) -> None:
     """Files of the generation in use (`published`) into one being built, each a hard link to the
-    same file: what did not change is not written again. Each subfolder made once."""
+    same file (published copies only, never a file under content/): what did not change is not
+    written again."""
+    for name, path in zip(names, _staged(folder, names), strict=True):
+        _named(os.link, f"{published}/{name}", path)
+
+
+def _staged(folder: str, names: Iterable[str]) -> Iterator[str]:
+    """The path of each named file in `folder`, its subfolder made first. Plain strings, and each
+    subfolder made once: a report's files are hundreds of small ones, and pathlib's joins and a
+    mkdir per file cost more than writing them."""
     made: set[str] = set()
     for name in names:
         path = f"{folder}/{name}"
@@ -98,7 +88,7 @@ def link_files(folder: str, names: list[str], published: str) -> None:
             _named(os.makedirs, parent, exist_ok=True)
             made.add(parent)
         crash_point("staged")
-        _named(os.link, f"{published}/{name}", path)
+        yield path
 
 
 def copy_file(source: str, target: str) -> None:

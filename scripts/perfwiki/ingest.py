@@ -397,9 +397,9 @@ def build_report(root: Path, job: ReportJob) -> ReportOutcome:
     documents = report_documents(report, with_runs=False)
     if log_files:  # no page of their own, but `perfwiki status` knows them as ingested
         documents.document["logs"] = log_files
-    # The report's files go into staging and into its cache entry as they are made, a few hundred
-    # runs' at a time, as bytes, and are then let go: held whole (and as text beside the bytes) they
-    # were most of the memory a report of 10,000 runs took to build (1,085 MB peak).
+    # The report's files go into staging as they are made, a few hundred runs' at a time, their names
+    # into its cache entry, and are then let go: held whole (and as text beside the bytes) they were
+    # most of the memory a report of 10,000 runs took to build (1,085 MB peak).
     assert job.staging is not None  # a report is built only by an ingest that publishes
     with store.pieces("files", job.key) as put, _Spool(put, job.staging) as spool:
         ledger = run_renames.ledger(report.runs, digests)
@@ -448,8 +448,7 @@ def build_report(root: Path, job: ReportJob) -> ReportOutcome:
             for name, data in raw.items():
                 if f"{folder}/{name}" != f"{job.slug}/index.json":  # written there already
                     spool.add("raw", f"{folder}/{name}", data)
-    if job.staging is not None:
-        _publish_raw_files(root, job)
+    _publish_raw_files(root, job)
     # Written: let go before the share is made, the largest step left (a tenth of a GB at 100,000 runs).
     del documents, raw, ledger, raw_pages
     # The scenarios the report compares across a parameter on purpose: the compare page honours them.

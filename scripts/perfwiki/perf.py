@@ -36,6 +36,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import NamedTuple
 
+from . import publish
 from .content import files_under, raw_files
 from .extract import extract
 from .manual import FILE_NAMES
@@ -291,7 +292,7 @@ INGEST_TREES = (
     Path("data"),
     Path("site") / "static" / "reports",
     Path("site") / "static" / "runs",
-    Path(".perfwiki-publish") / "current" / "exports",  # each report's runs' exports, read by Hugo (runstore.py)
+    Path(publish.DIR) / publish.CURRENT / publish.FOLDERS["exports"],  # runs' exports, read by Hugo (runstore.py)
 )
 
 
