@@ -55,7 +55,7 @@ class Chunks:
         place = [self.number, self.lines]
         for text in texts:
             if not text.endswith("\n"):
-                raise ValueError(f"a chunk's text ends a line: {text[-40:]!r}")
+                raise ValueError(f"a chunk's text must end with a newline: {text[-40:]!r}")
             count = text.count("\n")
             self.parts.append(text)
             self.size += len(text)
@@ -102,9 +102,12 @@ class Reader:
         self._chunks: dict[Path, list[str]] = {}
 
     def _chunk(self, path: Path) -> list[str]:
-        """The chunk's lines, each with its newline. A report is read in order: one chunk kept at a time."""
+        """The chunk's lines, each with its newline, cut at "\n" only, as Chunks counts them and Hugo's
+        split cuts them (str.splitlines would cut at a U+2028 in a run's title too). A report is read
+        in order: one chunk kept at a time."""
         if path not in self._chunks:
-            self._chunks = {path: path.read_text(encoding="utf-8").splitlines(keepends=True)}
+            with path.open(encoding="utf-8", newline="\n") as file:  # a "\r" stays within its line
+                self._chunks = {path: list(file)}
         return self._chunks[path]
 
     def entry(self, run_id: str) -> dict[str, Any]:
