@@ -24,6 +24,9 @@ from . import __version__
 from .files import write_atomically
 
 DIR = ".perfwiki-cache"
+# The mark ("published" kind) of a raw file redaction found nothing to hide in: published as it is,
+# from content/, rather than as a copy the cache would keep.
+AS_IT_IS = ".as-it-is"
 
 
 def _code_version() -> str:

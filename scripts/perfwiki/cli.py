@@ -80,13 +80,20 @@ def cmd_parse(args: argparse.Namespace) -> int:
 
 
 def cmd_ingest(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
     from .ingest import ingest
+    from .parts import PartError, parse
     from .publish import PublishError
     from .redact import ConfigError
 
     root = _site_root(args.root)
     try:
-        result = ingest(root, workers=args.jobs)
+        part = parse(args.part) if args.part else None
+        result = ingest(root, workers=args.jobs, part=part, parts=[Path(site) for site in args.parts or []])
+    except PartError as error:
+        print(f"perfwiki ingest: {error}", file=sys.stderr)
+        return 2
     except ConfigError as error:
         print(f"{error}; data/ left as it was", file=sys.stderr)
         return 2
@@ -99,6 +106,8 @@ def cmd_ingest(args: argparse.Namespace) -> int:
     warnings = len(result.problems) - len(errors)
     print(
         f"ingested {result.run_count} runs in {len(result.reports)} reports into {root / 'data'}"
+        + (f" (part {args.part})" if args.part else "")
+        + (f"; {result.adopted} of them from the parts, {result.built} built here" if args.parts else "")
         + (f"; {len(errors)} problems" if errors else "")
         + (f"; {warnings} warning{'s' if warnings != 1 else ''}" if warnings else ""),
         file=sys.stderr,
@@ -377,6 +386,15 @@ def build_parser() -> argparse.ArgumentParser:
     ingest_cmd = sub.add_parser("ingest", help="read content/, write data/")
     ingest_cmd.add_argument("--root", help="site root (default: nearest folder with hugo.toml)")
     ingest_cmd.add_argument("--jobs", "-j", type=int, help="worker processes (default: one per core)")
+    ingest_cmd.add_argument(
+        "--part", metavar="K/N", help="build and publish only the K-th of N parts of the reports (one machine's share)"
+    )
+    ingest_cmd.add_argument(
+        "--parts",
+        nargs="+",
+        metavar="SITE",
+        help="sites where `ingest --part` ran: their reports are taken from there, the rest built here",
+    )
     ingest_cmd.set_defaults(func=cmd_ingest)
 
     watch = sub.add_parser(

@@ -6,6 +6,7 @@ publishing generation (`write_files`, `copy_file`; `publish` makes the generatio
 
 from __future__ import annotations
 
+import errno
 import fcntl
 import os
 import shutil
@@ -73,7 +74,13 @@ def link_files(folder: str, names: list[str], published: str) -> None:
     same file (published copies only, never a file under content/): what did not change is not
     written again."""
     for name, path in zip(names, _staged(folder, names), strict=True):
-        _named(os.link, f"{published}/{name}", path)
+        try:
+            os.link(f"{published}/{name}", path)
+        except OSError as exc:
+            # A part's generation on another file system (`ingest --parts`, parts.py): copied.
+            if exc.errno != errno.EXDEV:
+                raise
+            copy_file(f"{published}/{name}", path)
 
 
 def _staged(folder: str, names: Iterable[str]) -> Iterator[str]:

@@ -47,11 +47,12 @@ from . import (
     runstore,
     tools,
 )
+from . import parts as parts_module  # `parts`: the sites ingest() joins
 from . import renames as run_renames  # named apart: the runs renamed, beside the reports
 from . import scenario_aliases as scenario_renames  # beside run_renames: old scenario keys
 from . import secrets as secret_patterns
 from . import validate as validation  # on a line of its own too
-from .cache import Cache
+from .cache import AS_IT_IS, Cache
 from .decode import binary_at, decode, refused
 from .extract import extract, extract_text
 from .files import OnDisk, copy_file, link_files, write_atomically, write_files
@@ -144,6 +145,7 @@ class IngestResult:
     problems: list[Problem] = field(default_factory=list)
     extracted: int = 0  # raw files parsed this time rather than read from the cache
     built: int = 0  # reports built this time rather than read from the cache
+    adopted: int = 0  # reports taken from the parts (`--parts`)
 
     @property
     def run_count(self) -> int:
@@ -267,11 +269,6 @@ def _redactor(root: Path, rules: Rules, raw_files: list[RawFile]) -> Redactor:
         except UnicodeDecodeError:
             continue  # reported when it is extracted, and never published
     return Redactor(rules, tuple(prompt_hosts([f.text for f in raw_files if f.text is not None]).items()))
-
-
-# The cache's mark of a raw file redaction found nothing to hide in: published as it is, from content/,
-# rather than as a copy the cache would keep.
-AS_IT_IS = ".as-it-is"
 
 
 def extract_file(root: Path, raw_file: RawFile) -> None:
@@ -656,17 +653,27 @@ def all_cores() -> int:
         return os.cpu_count() or 1
 
 
-def ingest(root: Path, workers: int | None = None, out: TextIO | None = sys.stderr) -> IngestResult:
+def ingest(
+    root: Path,
+    workers: int | None = None,
+    out: TextIO | None = sys.stderr,
+    part: tuple[int, int] | None = None,
+    parts: list[Path] | None = None,
+) -> IngestResult:
     """Bring data/ up to date with content/: every report, its runs and every problem.
+
+    `part` (K, N) builds and publishes only the K-th of N parts of the reports; `parts` are the
+    sites of such parts, whose reports are taken from them rather than built (parts.py).
 
     Two ingests of one site (`make serve` and a CI job, say) take turns: they share the
     staging folders and the cache.
     """
+    joined = parts_module.Parts(parts) if parts else None  # a folder that is no site: said before anything is locked
     lock_path = root / cache.DIR / "lock"
     lock_path.parent.mkdir(parents=True, exist_ok=True)
     with lock_path.open("a+") as lock:
         _take_turn(lock, out or sys.stderr)
-        return _ingest(root, workers or all_cores(), out)
+        return _ingest(root, workers or all_cores(), out, part, joined)
 
 
 def _take_turn(lock: TextIO, out: TextIO) -> None:
@@ -688,12 +695,14 @@ def _take_turn(lock: TextIO, out: TextIO) -> None:
     lock.flush()
 
 
-def _ingest(root: Path, workers: int, out: TextIO | None) -> IngestResult:
+def _ingest(
+    root: Path, workers: int, out: TextIO | None, part: tuple[int, int] | None, joined: parts_module.Parts | None
+) -> IngestResult:
     publish.recover(root)  # what a killed ingest left: under the lock, no other ingest is writing
     publish.crash_point("started")
     generation: list[str] = []  # the one this ingest builds, until it is committed
     try:
-        return _build(root, workers, out, generation)
+        return _build(root, workers, out, generation, part, joined)
     except BaseException as exc:
         committed = bool(generation) and publish.current(root) == generation[0]
         if generation and not committed:
@@ -703,14 +712,28 @@ def _ingest(root: Path, workers: int, out: TextIO | None) -> IngestResult:
         raise
 
 
-def _build(root: Path, workers: int, out: TextIO | None, generation: list[str]) -> IngestResult:
+def _build(
+    root: Path,
+    workers: int,
+    out: TextIO | None,
+    generation: list[str],
+    part: tuple[int, int] | None = None,
+    joined: parts_module.Parts | None = None,
+) -> IngestResult:
     jobs, problems = plan(root)
+    if part is not None:
+        jobs = parts_module.split(root, jobs, part)
     held_back = validation.held_back(problems)  # data/held_back.json: citations of their runs say so
     store = Cache(root)
     result = IngestResult(problems=problems)
     outcomes: dict[str, ReportOutcome] = {}
     to_build: list[ReportJob] = []
+    adopted: dict[str, dict[str, str]] = {}  # a part's generation folders, by the slug of a report it published
     for job in jobs:
+        if joined is not None and not store.path("reports", job.key, ".pickle").is_file():
+            folders = joined.adopt(store, job)
+            if folders is not None:
+                adopted[job.slug] = folders
         cached = store.load("reports", job.key)
         # Named first: entries still in use are kept by prune().
         kept = [store.path(kind, job.key, ".pickle") for kind in ("shares", "files")]
@@ -759,6 +782,8 @@ def _build(root: Path, workers: int, out: TextIO | None, generation: list[str]) 
             job.staging = staging
             if job.key in still_published:
                 job.previous = {tree: os.fspath(path) for tree, path in previous.items()}
+            elif job.slug in adopted:
+                job.previous = adopted[job.slug]
     elif not publish.linked(root):  # published before generations, or a link removed by hand
         publish.link_published(root)
     building = {job.slug for job in to_build}
@@ -789,6 +814,7 @@ def _build(root: Path, workers: int, out: TextIO | None, generation: list[str]) 
             if outcome is not None:  # its cached files were unreadable: built again
                 outcomes[outcome.slug] = outcome
     result.extracted, result.built = len(to_extract) + len(large_files), len(to_build) + len(large_reports)
+    result.adopted = len(adopted)
     result.reports = [outcomes[job.slug] for job in jobs]
     for outcome in result.reports:
         result.problems.extend(outcome.problems)
@@ -808,7 +834,8 @@ def _build(root: Path, workers: int, out: TextIO | None, generation: list[str]) 
     # as content/, so added after the cache rather than kept in it.
     scenario_files, scenario_problems = scenario_renames.keep_old_keys(root, index_files["data"], staging is not None)
     index_files = {**index_files, "data": scenario_files}
-    result.problems.extend(scenario_problems)
+    if part is None:  # a part's index has its reports' scenarios alone: the aliases of the rest look unknown
+        result.problems.extend(scenario_problems)
     if staging is not None:
         for files in (index_files, runs_list):
             for tree, entries in files.items():
