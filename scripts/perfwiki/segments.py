@@ -13,13 +13,12 @@ from __future__ import annotations
 
 import functools
 import itertools
-import json
 import re
 import unicodedata
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
-from . import lazyre, tools
+from . import lazyre, tools, wholejson
 from .shell import programs
 
 # Prompts that name where they are (a user@host, a bracket, a Windows drive, zsh's arrow): behind
@@ -487,16 +486,6 @@ def _blocks_of_markdown(lines: list[Line]) -> list[_Block]:
     return blocks
 
 
-def _one_json_document(text: str) -> bool:
-    """Whether the whole text is one JSON object (blank space around it aside)."""
-    if not text.lstrip()[:1] == "{" or not text.rstrip().endswith("}"):
-        return False
-    try:
-        return isinstance(json.loads(text), dict)
-    except ValueError:  # a transcript of several, text around it, a truncated document
-        return False
-
-
 def _split_block(block: _Block) -> list[Segment]:
     """Cut a transcript at every command; comments before a command name it."""
     return list(segments_of(block.lines, block.label, block.section))
@@ -602,7 +591,7 @@ def _trimmed(segment: Segment) -> Segment:
 def split(text: str, lines: list[Line] | None = None) -> list[Segment]:
     """Every segment of a raw file, in file order; `lines` are its physical_lines when already read."""
     lines = physical_lines(text) if lines is None else lines
-    if _one_json_document(text):
+    if wholejson.is_one_object(text):
         # A file that is one JSON object and nothing else (`fio --output-format=json > x.json`,
         # `iperf3 -J`): one output without a command, as every line would be read, told by one decode
         # instead of asking each of its hundreds of lines whether it is a prompt (44 % of such a file's

@@ -47,13 +47,19 @@ def _has_series(plot: dict[str, Any]) -> bool:
 def _dicts(node: Any) -> Iterator[dict[str, Any]]:
     """Every mapping in a page's document, each before what it holds: a chart ({id, plot}) wherever it sits.
     What a caller changes in one (a `plot` taken out or put in) is what the walk then goes into."""
-    if isinstance(node, dict):
-        yield node
-        for value in list(node.values()):
-            yield from _dicts(value)
-    elif isinstance(node, list):
-        for value in node:
-            yield from _dicts(value)
+    # A stack rather than nested generators, whose every yield passed up through each level of the
+    # document; and the numbers of a chart's series are never visited one by one.
+    stack = [node]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            yield node
+            values = node.values()  # read after the yield, as the caller left it
+        elif isinstance(node, list):
+            values = node
+        else:
+            continue
+        stack += [value for value in reversed(values) if isinstance(value, (dict, list))]
 
 
 def attach(node: Any) -> None:

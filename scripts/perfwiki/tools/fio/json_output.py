@@ -35,7 +35,7 @@ import json
 import re
 from typing import Any
 
-from ... import units
+from ... import units, wholejson
 from ...linenumbers import LineNumbers
 from .report import DIRECTIONS, FioReport, fio_message
 
@@ -56,7 +56,7 @@ def find_documents(text: str) -> list[tuple[int, int, dict[str, Any]]]:
         if not match:
             return found
         try:
-            document, end = decoder.raw_decode(text, match.start())
+            document, end = wholejson.raw_decode(decoder, text, match.start())
         except json.JSONDecodeError:
             position = match.end()
             continue

@@ -33,7 +33,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from ... import lazyre, units
+from ... import lazyre, units, wholejson
 from ...linenumbers import LineNumbers
 from ..base import ToolReport
 
@@ -385,7 +385,7 @@ def _parse_json(text: str) -> list[Iperf3Report]:
     lines = LineNumbers(text)
     while (start := text.find("{", position)) >= 0:
         try:
-            document, end = decoder.raw_decode(text, start)
+            document, end = wholejson.raw_decode(decoder, text, start)
         except json.JSONDecodeError:
             position = start + 1
             continue

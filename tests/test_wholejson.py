@@ -1,0 +1,47 @@
+"""A raw file that is one JSON object is decoded once: split() finds it is one object, and the tool's
+parser takes that decoded object rather than decoding the text again (wholejson.py)."""
+
+from __future__ import annotations
+
+import json
+
+from perfwiki import segments, wholejson
+from perfwiki.extract import extract
+from perfwiki.tools.fio.json_output import find_documents
+from support import ROOT
+
+FIO_JSON = ROOT / "tests" / "fixtures" / "fio" / "fio-3.33-randrw-numjobs2.json"
+IPERF3_JSON = ROOT / "tests" / "fixtures" / "iperf3" / "iperf3-3.12-loopback-t1-json.txt"
+
+
+def test_the_parser_takes_the_object_split_decoded_once():
+    text = FIO_JSON.read_text(encoding="utf-8")
+    [segment] = segments.split(text)
+    kept = wholejson._whole[1]
+    found = find_documents(segment.text)
+    assert len(found) == 1 and found[0][2] is kept  # not decoded again
+    assert found[0][2] == json.loads(text) and found[0][0] == 0
+    assert found[0][1] == text.rstrip().count("\n")  # its last line, as the decoder's end gives it
+    again = find_documents(segment.text)  # taken once: a second parse decodes its own
+    assert again[0][2] is not kept and again[0][2] == kept
+
+
+def test_text_around_the_object_is_decoded_as_before():
+    text = "$ fio --output-format=json job.fio\n" + FIO_JSON.read_text(encoding="utf-8")
+    assert not wholejson.is_one_object(text)
+    assert wholejson._whole is None
+    assert [(first, document["fio version"]) for first, _, document in find_documents(text)] == [(1, "fio-3.33")]
+
+
+def test_runs_are_the_same_whichever_way_the_object_was_decoded(monkeypatch, tmp_path):
+    # iperf3 -J's own output, without the command line the fixture has above it: `iperf3 -J > x.json`.
+    iperf3 = tmp_path / "iperf3.json"
+    iperf3.write_text(IPERF3_JSON.read_text(encoding="utf-8").split("\n", 1)[1], encoding="utf-8")
+    for path in (FIO_JSON, iperf3):
+        data = path.read_bytes()
+        assert wholejson.is_one_object(data.decode("utf-8"))
+        once = [run.to_dict() for run in extract(str(path), data).runs]
+        assert wholejson._whole is None  # taken by the parser
+        monkeypatch.setattr(wholejson, "raw_decode", lambda decoder, text, start: decoder.raw_decode(text, start))
+        assert [run.to_dict() for run in extract(str(path), data).runs] == once and once
+        monkeypatch.undo()
