@@ -302,14 +302,21 @@ def test_a_change_to_one_report_leaves_the_files_of_the_others_as_they_were(site
     before = published(site)
     exported = site / ".perfwiki-publish" / "current" / "exports"
     inodes = {path: path.stat().st_ino for path in exported.glob("*/*.txt")}  # every run's exports, in chunks
+    # The published copies of the raw files (site/static/reports/<slug>/raw/...).
+    copies = site / ".perfwiki-publish" / "current" / "reports"
+    inodes.update({path: path.stat().st_ino for path in copies.glob("*/raw/**/*") if path.is_file()})
     raw = site / "content" / "reports" / REPORT / "raw" / "nvme-raw" / "fio-bandwidth-iops-latency.md"
     raw.write_bytes(raw.read_bytes() + b"\n<!-- edited -->\n")
     assert ingest(site).returncode == 0
-    after = {path: path.stat().st_ino for path in exported.glob("*/*.txt")}
+    after = {path: path.stat().st_ino for path in [*exported.glob("*/*.txt"), *copies.glob("*/raw/**/*")]}
     kept = {path for path in inodes if after.get(path) == inodes[path]}
     # The other reports' files are linked into the new trees, the same files; the changed report's are new.
     assert kept and all(REPORT not in str(path) for path in kept)
     assert {path for path in inodes if f"/{REPORT}/" not in str(path)} <= kept
+    assert any("/raw/" in str(path) for path in kept)
+    # Never a link to a file under content/, which its author may edit in place.
+    authored = {path.stat().st_ino for path in (site / "content").rglob("*") if path.is_file()}
+    assert not authored & set(after.values())
     now = published(site)
     # The run finder's files list every run, the edited report's too.
     others = [name for name in before if f"/{REPORT}" not in name and "/runs/_find/" not in name]
