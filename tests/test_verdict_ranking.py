@@ -24,3 +24,17 @@ def test_environments_all_even_with_the_baseline_are_not_ranked(ingested):
     said = verdict.comparison_verdict(even)
     assert said.startswith("Every environment even with r730-host (within ±5 %). Geometric means over each")
     assert "slowest" not in said and "Fastest" not in said
+
+
+def test_environments_typed_by_hand_are_named_in_the_comparisons_order(ingested):
+    comparisons = {found["id"]: found for found in load_report(ingested, "vm-vs-bare-metal")["comparisons"]}
+    typed = copy.deepcopy(comparisons["local-storage-iops-of-the-physical-host"])
+    for row in typed["rows"]:
+        for cell in row["cells"]:
+            cell["manual"] = True
+    order = list(dict.fromkeys(row["environment"] for row in typed["rows"]))
+    assert len(order) > 3
+    said = verdict.comparison_verdict(typed)
+    # One sentence, the environments as the comparison lists them: the same page from every ingest.
+    named = f"{', '.join(order[:-1])} and {order[-1]}"
+    assert f" The numbers of {named} were typed by hand, not parsed from raw output." in said

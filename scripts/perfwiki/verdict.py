@@ -84,8 +84,10 @@ def _manual_note(entries: dict[str, list[Entry]]) -> str:
     typed = [env for env, found in entries.items() if any(entry[2].get("manual") for entry in found)]
     if not typed:
         return ""
-    whose = " and ".join(f"{env}'s" for env in typed)
-    return f" {whose} numbers were typed by hand, not parsed from raw output."
+    if len(typed) == 1:
+        return f" {typed[0]}'s numbers were typed by hand, not parsed from raw output."
+    whose = f"{', '.join(typed[:-1])} and {typed[-1]}"
+    return f" The numbers of {whose} were typed by hand, not parsed from raw output."
 
 
 def _even_words(entries: list[Entry]) -> str:
@@ -150,7 +152,9 @@ def comparison_verdict(comparison: dict[str, Any], convention: str = "iec") -> s
         said = _one_against_baseline(others[0], baseline, like[others[0]])
     else:
         said = _ranking(baseline, like)
-    every = {env: like.get(env, []) + artefacts.get(env, []) for env in {*like, *artefacts}}
+    # In the comparison's order: a set's order changes from one process to the next, and so did the page.
+    shown = dict.fromkeys(row["environment"] for row in comparison["rows"])
+    every = {env: like.get(env, []) + artefacts.get(env, []) for env in shown if env in like or env in artefacts}
     return (
         said
         + _zero_note(comparison)
