@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -707,3 +708,33 @@ def test_check_and_ingest_readers_never_raise_on_front_matter(tmp_path, front, c
     )
     aliases.former_slugs(front_matter, "x")
     report_date(front_matter.get("date"))
+
+
+def test_a_raw_file_unchanged_since_the_last_ingest_is_not_read_again_to_tell_it_is_text(site, monkeypatch):
+    from perfwiki import cache, validate
+    from perfwiki.ingest import plan
+
+    read: list[str] = []
+    judged = validate.binary
+    monkeypatch.setattr(validate, "binary", lambda path: read.append(path.name) or judged(path))
+    jobs, _ = plan(site)
+    every = len(read)
+    assert every == sum(len(job.raw_files) for job in jobs) > 10
+    read.clear()
+    plan(site)  # nothing changed: the digests of the last plan say each file is the one read as text then
+    assert read == []
+    # A file rewritten is read again, and refused when it is no longer text.
+    transcript = site / NAS_RAW / "fio.txt"
+    transcript.write_bytes(b"\x00" * 8 + transcript.read_bytes())
+    os.utime(transcript, ns=(1, 1))  # settled (cache.FileDigests.SETTLED_NS), as an old file is
+    jobs, problems = plan(site)
+    assert read == ["fio.txt"]
+    assert f"{NAS_RAW}/fio.txt:1: a binary file (a NUL character at character 0): not read, not published" in map(
+        str, problems
+    )
+    assert all(raw.path != f"{NAS_RAW}/fio.txt" for job in jobs for raw in job.raw_files)
+    # Another perfwiki, whose rules may differ, reads every file again.
+    read.clear()
+    monkeypatch.setattr(cache, "CODE_VERSION", "another")
+    plan(site)
+    assert len(read) == every

@@ -188,17 +188,33 @@ class FileDigests:
 
     def __init__(self, root: Path) -> None:
         self.path = root / DIR / "digests.pickle"
+        self.known: dict[str, tuple[int, int, int, str]] = {}
+        # The code that judged the files text: a perfwiki whose rules changed reads each one again.
+        self.version: str | None = None
         try:
             with _inflated(self.path) as file:
-                self.known: dict[str, tuple[int, int, int, str]] = pickle.load(file)  # noqa: S301 - ours
+                loaded = pickle.load(file)  # noqa: S301 - ours
         except (OSError, EOFError, pickle.UnpicklingError, AttributeError, ImportError, gzip.BadGzipFile):
-            self.known = {}
+            loaded = None
+        if isinstance(loaded, tuple) and len(loaded) == 2:
+            self.version, self.known = loaded
         self.seen: dict[str, tuple[int, int, int, str]] = {}
+        self.stats: dict[str, os.stat_result] = {}  # taken by unchanged(), used once by digest()
+
+    def unchanged(self, path: Path) -> bool:
+        """Whether the file is as the last ingest hashed it: the same bytes, which that ingest read as
+        text (validation keeps a file that is not text from being hashed at all)."""
+        name = str(path)
+        found = self.known.get(name)
+        if found is None or self.version != CODE_VERSION:
+            return False
+        stat = self.stats[name] = path.stat()  # for digest(), which asks next
+        return found[:3] == (stat.st_size, stat.st_mtime_ns, stat.st_ino)
 
     def digest(self, path: Path) -> str:
         """The file's sha256, as model.sha256_hex of its bytes."""
-        stat = path.stat()
         name = str(path)
+        stat = self.stats.pop(name, None) or path.stat()
         found = self.known.get(name)
         if found is not None and found[:3] == (stat.st_size, stat.st_mtime_ns, stat.st_ino):
             self.seen[name] = found
@@ -211,6 +227,6 @@ class FileDigests:
 
     def save(self) -> None:
         """Keep what this ingest saw (files no longer there are forgotten); unchanged, nothing is written."""
-        if self.seen != self.known:
-            data = pickle.dumps(self.seen, protocol=pickle.HIGHEST_PROTOCOL)
+        if self.seen != self.known or self.version != CODE_VERSION:
+            data = pickle.dumps((CODE_VERSION, self.seen), protocol=pickle.HIGHEST_PROTOCOL)
             write_atomically(self.path, gzip.compress(data, compresslevel=_LEVEL, mtime=0))

@@ -105,11 +105,14 @@ class Checked:
     suite_count: int = 0
 
 
-def site(root: Path, bundles: list[Bundle], deep: bool = False) -> Checked:
+def site(
+    root: Path, bundles: list[Bundle], deep: bool = False, known_text: Callable[[Path], bool] | None = None
+) -> Checked:
     """Check every environment page, report and raw file of a site (`bundles` from content.bundles).
 
     `deep` adds what ingest reports by itself when it reads them: aliases.yaml, manual.yaml
-    and the bench suites.
+    and the bench suites. `known_text(path)` says a raw file is the one the last ingest read as
+    text, unchanged since (cache.FileDigests.unchanged): it is not read again to tell.
     """
     checked = Checked(report_count=len(bundles))
     environments = _environment_pages(root, checked)
@@ -129,7 +132,7 @@ def site(root: Path, bundles: list[Bundle], deep: bool = False) -> Checked:
         if any(problem.severity == "error" for problem in found):
             checked.reports.add(bundle.slug)
         checked.problems += found
-        _raw_files(root, bundle, checked)
+        _raw_files(root, bundle, checked, known_text)
         if deep:
             checked.problems += _aliases_table(root, bundle)
     if deep:
@@ -664,11 +667,13 @@ def _case_clashes(root: Path, paths: list[Path], what: str, problems: list[Probl
     return clashing
 
 
-def _raw_files(root: Path, bundle: Bundle, checked: Checked) -> None:
+def _raw_files(root: Path, bundle: Bundle, checked: Checked, known_text: Callable[[Path], bool] | None) -> None:
     """A report's raw files that are not text, or whose path clashes in case with another's: left out."""
     paths = [path for _, path in bundle.raw_files]
     checked.raw_files.update(_case_clashes(root, paths, "raw file", checked.problems))
     for path in paths:
+        if known_text is not None and known_text(path):
+            continue
         refused = binary(path)
         if refused:
             checked.problems.append(Problem(content.relative(path, root), *refused))
