@@ -442,3 +442,30 @@ def test_two_ingests_at_once_take_turns(site):
     )
     assert first.wait(timeout=120) == 0 and second.wait(timeout=120) == 0, first.stderr.read() + second.stderr.read()
     assert tree_digest(site / "data") == before
+
+
+def test_a_change_the_site_index_does_not_show_leaves_the_index_as_it_was(site, monkeypatch):
+    from perfwiki.pages import index as index_pages
+
+    finder = "site/static/runs/_find/"  # the run finder's files, as published() names them
+    assert ingest(site).returncode == 0
+    before = published(site)
+    made: list[int] = []
+    real = index_pages.index_files
+    monkeypatch.setattr(index_pages, "index_files", lambda shares: made.append(len(shares)) or real(shares))
+    # A sentence more in the report's text: its page changes, no environment's, scenario's or run list's.
+    page = site / "content" / "reports" / REPORT / "index.md"
+    page.write_text(page.read_text(encoding="utf-8") + "\nOne sentence more.\n", encoding="utf-8")
+    ingest_module.ingest(site, workers=1, out=None)
+    assert made == []  # the index's files are the ones its shares made last time, from the cache
+    after = published(site)
+    index = [name for name in before if name.startswith(("data/environments/", "data/scenarios/", finder))]
+    assert any(name.startswith(finder) for name in index)
+    assert [name for name in index if after[name] != before[name]] == []
+    assert after[f"data/views/{REPORT}.json"] == before[f"data/views/{REPORT}.json"]
+    # A raw file's runs twice over: new runs in the index, made again from every report's share.
+    raw = site / "content" / "reports" / REPORT / "raw" / "nvme-raw" / "fio-bandwidth-iops-latency.md"
+    raw.write_bytes(raw.read_bytes() * 2)
+    ingest_module.ingest(site, workers=1, out=None)
+    assert made == [len(runstore.reports(site))]
+    assert published(site)[f"{finder}facets.json"] != before[f"{finder}facets.json"]

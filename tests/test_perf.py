@@ -25,6 +25,7 @@ FIGURES = [
     "ingest_cold_cpu_ms_per_run",
     "ingest_warm_s",
     "ingest_one_change_s",
+    "ingest_one_change_text_s",
     "hugo_build_s",
     "hugo_pages",
     "hugo_ms_per_page",

@@ -137,6 +137,10 @@ class ReportOutcome:
     problems: list[Problem]
     # The report's share of the site index is cached apart ("shares"): an ingest that finds
     # nothing new never reads it, and at 10,000 runs loading the shares was a fifth of its time.
+    # Its digest names the site index it goes into: a report changed in what the index does not
+    # show (its text, a comment in a raw file) leaves the index as it was, not made again from
+    # every report's share (three fifths of one change at 20,000 runs).
+    share: str = ""
 
 
 @dataclass
@@ -162,9 +166,9 @@ def plan(root: Path) -> tuple[list[ReportJob], list[Problem]]:
     bundles, problems = content.bundles(root)
     # Validation first (validate.py): a report with an error is left out whole, rather than published
     # with a shape guessed from it, and a raw file that is not text is neither read nor published.
-    checked = validation.site(root, bundles)
-    problems += checked.problems
     digests = cache.FileDigests(root)
+    checked = validation.site(root, bundles, known_text=digests.unchanged)
+    problems += checked.problems
     jobs: list[ReportJob] = []
     for bundle in bundles:
         if bundle.slug in checked.reports:
@@ -451,14 +455,11 @@ def build_report(root: Path, job: ReportJob) -> ReportOutcome:
     # The scenarios the report compares across a parameter on purpose: the compare page honours them.
     decided = index_pages.decided_across(report.comparisons, report.runs)
     report.comparisons = []
-    store.save(
-        "shares",
-        job.key,
-        index_pages.index_share(
-            job.slug, report.runs, report.front_matter.get("title"), report.front_matter.get("date"), decided
-        ),
+    share = index_pages.index_share(
+        job.slug, report.runs, report.front_matter.get("title"), report.front_matter.get("date"), decided
     )
-    outcome = ReportOutcome(job.slug, len(report.runs), problems)
+    store.save("shares", job.key, share)
+    outcome = ReportOutcome(job.slug, len(report.runs), problems, cache.key("share", datafile.dump(share)))
     store.save("reports", job.key, outcome)
     return outcome
 
@@ -753,15 +754,12 @@ def _build(
         for name, raw_file in sorted(wanted.items(), key=lambda item: item[1].path)
         if not store.path("extract", name, ".pickle").is_file()
     ]
-    index_key = cache.key("index", *(job.key for job in jobs), datafile.dump(held_back))
-    runs_list_key = cache.key("runs-list", *(job.key for job in jobs))
     # What data/ and the published files are made of. The same as last time, they are left as they
     # are: a warm ingest of 10,000 runs would otherwise write 30,000 files to say what is there.
     output = cache.key(
         "output",
         *(job.key for job in jobs),
-        index_key,
-        runs_list_key,
+        datafile.dump(held_back),
         scenario_renames.table_text(root) or "",  # added to the index's files after the cache (below)
         *(f"{raw_file.published}={name}" for name, raw_file in sorted(current.items())),
     )
@@ -818,6 +816,10 @@ def _build(
     result.reports = [outcomes[job.slug] for job in jobs]
     for outcome in result.reports:
         result.problems.extend(outcome.problems)
+    # Named by what they are made of, every report's share: the same shares, the same files.
+    shares_made = [outcomes[job.slug].share for job in jobs]
+    index_key = cache.key("index", *shares_made, datafile.dump(held_back))
+    runs_list_key = cache.key("runs-list", *shares_made)
     index_files = store.load("files", index_key)
     runs_list = store.load("files", runs_list_key)
     if index_files is None or runs_list is None:
@@ -903,24 +905,38 @@ def _publish_raw_files(root: Path, job: ReportJob) -> None:
     store = Cache(root)
     made: set[str] = set()
     for raw_file in job.raw_files:
-        found = _published_text(root, raw_file, store)
-        if found is None:
-            continue
         relative = raw_file.published.removeprefix("reports/")
         target = f"{job.staging['raw']}/{relative}"
         folder = os.path.dirname(target)
+        # Published there, it is to be published here: the same key decides alike.
+        if job.previous is not None and _linked(f"{job.previous['raw']}/{relative}", target, made):
+            continue
+        found = _published_text(root, raw_file, store)
+        if found is None:
+            continue
         if folder not in made:
             os.makedirs(folder, exist_ok=True)
             made.add(folder)
-        if job.previous is not None:
-            publish.crash_point("staged")
-            try:
-                os.link(f"{job.previous['raw']}/{relative}", target)
-                continue
-            except OSError as exc:  # not there (removed by hand), or a part's on another file system
-                if exc.errno not in (errno.ENOENT, errno.EXDEV):
-                    raise
         copy_file(os.fspath(found), target)
+
+
+def _linked(source: str, target: str, made: set[str]) -> bool:
+    """`target` a hard link to `source`, its folder made first (once: `made`); False when `source` is
+    not there (not published, or removed by hand) or is on another file system (a part's, parts.py)."""
+    folder = os.path.dirname(target)
+    if folder not in made:
+        if not os.path.exists(source):
+            return False  # no folder made for nothing
+        os.makedirs(folder, exist_ok=True)
+        made.add(folder)
+    publish.crash_point("staged")
+    try:
+        os.link(source, target)
+    except OSError as exc:
+        if exc.errno not in (errno.ENOENT, errno.EXDEV):
+            raise
+        return False
+    return True
 
 
 def load_report(root: Path, report_slug: str) -> dict[str, Any]:
