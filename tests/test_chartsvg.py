@@ -30,8 +30,10 @@ def charts_in(node):
             yield from charts_in(value)
 
 
-def shown(markup: str, convention: str | None = None) -> str:
-    """The rendering a reader sees by default: the printed convention's, for a chart of bytes."""
+def shown(renderings: list[list[str]], convention: str | None = None) -> str:
+    """The rendering a reader sees by default: the printed convention's, for a chart of bytes; its markup
+    as the page writes it (chartsvg.markup, layouts/_partials/chart-static.html)."""
+    markup = chartsvg.markup(renderings)
     parts = re.findall(
         r"<div class='chart__static'(?: data-units='([^']*)')?(?: style='[^']*')?>(.*?</svg></div>)", markup
     )
@@ -65,13 +67,13 @@ def test_every_chart_of_the_example_wiki_has_a_static_rendering(ingested):
     charts = [chart for path in documents for chart in charts_in(json.loads(path.read_text()))]
     charts += [chart for path in data.glob("views/*.json") for chart in charts_in(report_views(ingested, path.stem))]
     assert len(charts) > 100
-    missing = [chart["id"] for chart in charts if "<svg" not in chart.get("static", "")]
+    missing = [chart["id"] for chart in charts if "<svg" not in chartsvg.markup(chart.get("static") or [])]
     assert missing == []
     run_charts = 0
     for run_id, page in (run for report in runstore.reports(ingested) for run in runstore.run_pages(ingested, report)):
         for chart in page.get("charts", []):
             chart_id = chart["id"] if isinstance(chart, dict) else layouts.CHARTS[chart]["id"]
-            assert "<svg" in page["static"][chart_id], (run_id, chart_id)
+            assert "<svg" in chartsvg.markup(page["static"][chart_id]), (run_id, chart_id)
             run_charts += 1
     assert run_charts > 150
 
@@ -124,12 +126,12 @@ def test_every_kind_js_charts_draws_has_a_static_rendering():
 
 def test_a_chart_of_bytes_has_one_rendering_per_convention_the_printed_one_marked():
     plot = {"kind": "bars", "unit": "B/s", "printed": "si", "labels": ["dd"], "series": [{"values": [979_000_000]}]}
-    markup = chartsvg.static(plot)
-    assert re.findall(r"data-units='([^']*)'", markup) == ["si printed", "iec"]
-    assert words(shown(markup), "v") == ["979 MB/s"]
-    assert words(shown(markup, "iec"), "v") == ["934 MiB/s"]
+    renderings = chartsvg.static(plot)
+    assert re.findall(r"data-units='([^']*)'", chartsvg.markup(renderings)) == ["si printed", "iec"]
+    assert words(shown(renderings), "v") == ["979 MB/s"]
+    assert words(shown(renderings, "iec"), "v") == ["934 MiB/s"]
     iops = {"kind": "bars", "unit": "IOPS", "labels": ["a"], "series": [{"values": [1300]}]}
-    assert "data-units" not in chartsvg.static(iops)
+    assert "data-units" not in chartsvg.markup(chartsvg.static(iops))
 
 
 def test_the_run_page_template_and_the_shared_charts_agree_on_ids():

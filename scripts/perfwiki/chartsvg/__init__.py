@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from .canvas import markup as markup  # what a page writes of a chart's renderings, for Python readers
 from .kinds import KINDS, bar_room
 
 # fio's directions a run's latency charts draw, in fio's order (tools/fio/pages.py).
@@ -24,18 +25,19 @@ def switches(plot: dict[str, Any]) -> bool:
     return plot.get("kind") == "iterations" or plot.get("unit") in ("B/s", "B")
 
 
-def static(plot: dict[str, Any]) -> str | None:
-    """The chart's static markup, or None for a kind no static rendering draws or a chart with no series."""
+def static(plot: dict[str, Any]) -> list[list[str]] | None:
+    """The chart's static renderings (Canvas.rendering; markup() writes them), or None for a kind no
+    static rendering draws or a chart with no series."""
     draw = KINDS.get(plot.get("kind", ""))
     if draw is None or not _has_series(plot):
         return None
     if not switches(plot):
-        return draw(plot, "printed").markup()
+        return [draw(plot, "printed").rendering()]
     printed = "iec" if plot["kind"] == "iterations" else plot.get("printed") or "iec"
-    return "".join(
-        draw(plot, convention).markup(convention + (" printed" if convention == printed else ""))
+    return [
+        draw(plot, convention).rendering(convention + (" printed" if convention == printed else ""))
         for convention in ("si", "iec")
-    )
+    ]
 
 
 def _has_series(plot: dict[str, Any]) -> bool:
@@ -63,16 +65,16 @@ def _dicts(node: Any) -> Iterator[dict[str, Any]]:
 
 
 def attach(node: Any) -> None:
-    """Every chart in a page's document ({id, plot} wherever it sits) given its `static` markup."""
+    """Every chart in a page's document ({id, plot} wherever it sits) given its `static` renderings."""
     for chart in _dicts(node):
         plot = chart.get("plot")
         if isinstance(plot, dict) and "kind" in plot and "id" in chart and "static" not in chart:
             if plot["kind"] == "bars" and _has_series(plot):
                 # The value axis the static rendering draws, in the spec: plotly draws the same one.
                 plot.update(bar_room(plot))
-            markup = static(plot)
-            if markup:
-                chart["static"] = markup
+            drawn = static(plot)
+            if drawn:
+                chart["static"] = drawn
 
 
 def specs_apart(node: Any) -> dict[str, Any]:

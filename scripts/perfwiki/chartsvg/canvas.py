@@ -63,19 +63,42 @@ class Canvas:
     def raw_word(self, element: str) -> None:
         self.words.append(element)
 
-    def markup(self, units: str | None = None) -> str:
-        """The chart's static rendering: both layers in one box of the chart's height."""
-        # Single-quoted attributes: the markup sits in a JSON document, where each " would be \".
+    def rendering(self, units: str | None = None) -> list[str]:
+        """The chart's static rendering, both layers in one box of the chart's height, as the fields
+        markup() puts into its frame: [units, height, left, top, width taken, plot height, words, marks].
+
+        Kept as fields, its frame (the two SVG elements' attributes, some 300 characters) is written by
+        the page (layouts/_partials/chart-static.html) rather than stored with every chart in data/.
+        """
+        return [
+            units or "",
+            str(self.height),
+            _n(self.left),
+            _n(self.top),
+            _n(self.left + self.right),
+            _n(self.plot_height),
+            "".join(self.words),
+            "".join(self.marks),
+        ]
+
+
+def markup(renderings: list[list[str]]) -> str:
+    """The static renderings' markup, as layouts/_partials/chart-static.html writes it, byte for byte.
+
+    Single-quoted attributes: the markup sat in JSON documents, where each " would be \".
+    A data-units rendering is one of a chart's two, shown by the unit switch (CSS alone). Its height is
+    set for main.css's content-visibility: a chart off screen is not laid out (its words were most of
+    the first layout of a report of 60 charts), and takes the same room.
+    """
+    parts = []
+    for units, height, left, top, width, plot, words, marks in renderings:
         shown = f" data-units='{units}'" if units else ""
-        width = _n(self.left + self.right)
-        return (
-            # Its height, set, for main.css's content-visibility: a chart off screen is not laid out (its
-            # words were most of the first layout of a report of 60 charts), and takes the same room.
-            f"<div class='chart__static'{shown} style='height:{self.height}px'>"
-            f"<svg class='chart__words' width='100%' height='{self.height}' aria-hidden='true' focusable='false'>"
-            f"{''.join(self.words)}</svg>"
-            f"<svg class='chart__marks' style='left:{_n(self.left)}px;top:{_n(self.top)}px;"
-            f"width:calc(100% - {width}px);height:{_n(self.plot_height)}px' "
-            f"viewBox='0 0 {MARKS_WIDTH} {_n(self.plot_height)}' preserveAspectRatio='none' aria-hidden='true' "
-            f"focusable='false'>{''.join(self.marks)}</svg></div>"
+        parts.append(
+            f"<div class='chart__static'{shown} style='height:{height}px'>"
+            f"<svg class='chart__words' width='100%' height='{height}' aria-hidden='true' focusable='false'>"
+            f"{words}</svg>"
+            f"<svg class='chart__marks' style='left:{left}px;top:{top}px;width:calc(100% - {width}px);height:{plot}px' "
+            f"viewBox='0 0 {MARKS_WIDTH} {plot}' preserveAspectRatio='none' aria-hidden='true' "
+            f"focusable='false'>{marks}</svg></div>"
         )
+    return "".join(parts)

@@ -44,11 +44,11 @@ def run_page(run: Run, raw: int, environment_facts: dict[str, Any] | None = None
     return {key: value for key, value in document.items() if value not in (None, [])}
 
 
-def _static_charts(run: Run, charts: list[dict[str, Any]]) -> dict[str, str] | None:
+def _static_charts(run: Run, charts: list[dict[str, Any]]) -> dict[str, list[list[str]]] | None:
     """Each chart's static rendering by its id. A chart that names only its kind is drawn from the
     run's metrics, where its page's plotly rendering will read it too (chartsvg.run_series)."""
     drawn = {chart["id"]: chartsvg.static(chartsvg.run_series(chart["plot"], run.metrics)) for chart in charts}
-    return {key: markup for key, markup in drawn.items() if markup} or None
+    return {key: renderings for key, renderings in drawn.items() if renderings} or None
 
 
 def _headline_entry(entry: dict[str, Any]) -> dict[str, Any]:
