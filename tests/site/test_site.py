@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import hashlib
 import json
+import os
 import re
 import subprocess
 import sys
@@ -376,3 +377,61 @@ def test_tool_pages_group_scenarios_in_tables(built_site):
     randread = html[html.index("<h3>rw randread</h3>") :].split("</table>")[0]
     depths = [int(d) for d in re.findall(r"<td>read</td><td>4 KiB</td><td>(\d+)</td>", randread)]
     assert depths == sorted(depths) and depths[0] == 1  # sorted by block size, then queue depth
+
+
+def test_pages_write_each_static_chart_as_chartsvg_writes_it(built_site):
+    """A chart's static renderings are stored as fields (chartsvg.Canvas.rendering); the page writes their
+    frame (_partials/chart-static.html), byte for byte as chartsvg.markup does."""
+    from perfwiki import chartsvg
+
+    report = "vm-vs-bare-metal"
+    html = (built_site / "bench" / "reports" / report / "index.html").read_text(encoding="utf-8")
+    views = json.loads((ROOT / "data" / "views" / f"{report}.json").read_text(encoding="utf-8"))
+    renderings = list(_statics(views))
+    assert len(renderings) > 10 and any(len(drawn) == 2 for drawn in renderings)  # bytes: SI and IEC
+    assert [drawn[0][1] for drawn in renderings if chartsvg.markup(drawn) not in html] == []
+    checked = 0
+    for run_id, page in runstore.run_pages(ROOT, report):
+        if page.get("static"):
+            shown = (built_site / "bench" / "runs" / report / run_id / "index.html").read_text(encoding="utf-8")
+            assert all(chartsvg.markup(drawn) in shown for drawn in page["static"].values()), run_id
+            checked += 1
+    assert checked > 5
+
+
+def _statics(node):
+    """Every chart's `static` renderings in a page's document, wherever the chart sits."""
+    if isinstance(node, dict):
+        if node.get("static"):
+            yield node["static"]
+        for value in node.values():
+            yield from _statics(value)
+    elif isinstance(node, list):
+        for value in node:
+            yield from _statics(value)
+
+
+def test_the_raw_files_list_comes_a_page_at_a_time(built_site, tmp_path):
+    """/raw/ lists params.rawFilesPerPage raw files (1,000: a page of 41,000 was 5.6 MB at 100,000 runs);
+    here 5 a page, so the example's raw files take several, each leading to the next."""
+    env = {**os.environ, "HUGO_PARAMS_RAWFILESPERPAGE": "5"}
+    out = tmp_path / "bench"
+    subprocess.run(
+        [str(hugo_binary()), "--panicOnWarning", "--baseURL", CHECK_BASE_URL, "-d", str(out)],
+        cwd=ROOT,
+        check=True,
+        capture_output=True,
+        env=env,
+    )
+    every = re.findall(r'<li><a href="([^"]+)">', (built_site / "bench" / "raw" / "index.html").read_text())
+    assert len(every) > 10 and "Next page" not in (built_site / "bench" / "raw" / "index.html").read_text()
+    listed, page, number = [], "raw/index.html", 1
+    while page:
+        html = (out / page).read_text(encoding="utf-8")
+        links = re.findall(r'<li><a href="([^"]+)">', html)
+        assert 0 < len(links) <= 5
+        assert f"page {number} of {-(-len(every) // 5)}." in html
+        listed += links
+        found = re.search(r'<a href="[^"]*/raw/page/(\d+)/" rel="next">Next page</a>', html)
+        page, number = (f"raw/page/{found.group(1)}/index.html", number + 1) if found else (None, number)
+    assert listed == every  # every raw file once, in the same order as on one page
