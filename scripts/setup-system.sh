@@ -20,6 +20,8 @@ checks=(
   "iperf:iperf"
   "iostat:sysstat"
   "sysbench:sysbench"
+  # Debian's ping, whose replies and summary the network tests capture (a minimal image has none).
+  "ping:iputils-ping"
 )
 
 missing=()

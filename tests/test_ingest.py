@@ -118,10 +118,10 @@ def test_ingest_is_byte_identical_cold_warm_and_on_one_core(site):
         "reports/ssd-cloud-disks-lvm-raid.json",
         "reports/vm-vs-bare-metal.json",
     ]
-    # The runs' page documents in a few chunks a report, not a file a run (runstore.py): 219 runs in 38.
+    # The runs' page documents in a few chunks a report, not a file a run (runstore.py): 219 runs in 36.
     chunks = [name for name in first if name.startswith("runs/")]
     assert (
-        len(chunks) == 38 and sum(len(list(runstore.run_pages(site, slug))) for slug in runstore.reports(site)) == 219
+        len(chunks) == 36 and sum(len(list(runstore.run_pages(site, slug))) for slug in runstore.reports(site)) == 219
     )
     assert "tools.json" in first and "environments/nvme-raw.json" in first
     assert "scenarios/fio-read-randread-4096-128-1-direct-libaio-rawdevice.json" in first

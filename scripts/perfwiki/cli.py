@@ -249,7 +249,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
     said.append(runner.record_facts(page, args.env, facts, args.update_facts, ask, sys.stderr))
     for line in filter(None, said):
         print(line, file=sys.stderr)
-    return cmd_ingest(argparse.Namespace(root=str(root), jobs=None))
+    return cmd_ingest(argparse.Namespace(root=str(root), jobs=None, part=None, parts=None))
 
 
 def cmd_new(args: argparse.Namespace) -> int:
