@@ -103,7 +103,7 @@ def test_parts_ingested_apart_join_into_the_whole_site(tmp_path, whole):
     (tmp_path / "joined").mkdir()
     joined = copy_site_sources(tmp_path / "joined")
     line = ingest(joined, "--parts", *map(str, sites))
-    assert line.endswith(f"; {len(REPORTS)} of them from the parts, 0 built here"), line
+    assert line.endswith(f"; {len(REPORTS)} reports taken from the parts, 0 built here"), line
     generation = publish.DIR + "/" + publish.CURRENT
     assert tree(joined / generation) == tree(whole / generation)  # site index, manifest and name included
     assert tree(joined / ".perfwiki-cache").keys() - {".perfwiki-cache/lock"} == (
@@ -116,7 +116,7 @@ def test_parts_ingested_apart_join_into_the_whole_site(tmp_path, whole):
     index = changed / "content" / "reports" / REPORTS[0] / "index.md"
     index.write_text(index.read_text(encoding="utf-8") + "\nOne more sentence.\n", encoding="utf-8")
     line = ingest(changed, "--parts", *map(str, sites))
-    assert line.endswith(f"; {len(REPORTS) - 1} of them from the parts, 1 built here"), line
+    assert line.endswith(f"; {len(REPORTS) - 1} reports taken from the parts, 1 built here"), line
     assert owned(changed, REPORTS[1]) == owned(whole, REPORTS[1])
 
 

@@ -107,7 +107,7 @@ def cmd_ingest(args: argparse.Namespace) -> int:
     print(
         f"ingested {result.run_count} runs in {len(result.reports)} reports into {root / 'data'}"
         + (f" (part {args.part})" if args.part else "")
-        + (f"; {result.adopted} of them from the parts, {result.built} built here" if args.parts else "")
+        + (f"; {result.adopted} reports taken from the parts, {result.built} built here" if args.parts else "")
         + (f"; {len(errors)} problems" if errors else "")
         + (f"; {warnings} warning{'s' if warnings != 1 else ''}" if warnings else ""),
         file=sys.stderr,
