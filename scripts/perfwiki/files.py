@@ -74,13 +74,23 @@ def link_files(folder: str, names: list[str], published: str) -> None:
     same file (published copies only, never a file under content/): what did not change is not
     written again."""
     for name, path in zip(names, _staged(folder, names), strict=True):
-        try:
-            os.link(f"{published}/{name}", path)
-        except OSError as exc:
-            # A part's generation on another file system (`ingest --parts`, parts.py): copied.
-            if exc.errno != errno.EXDEV:
-                raise
-            copy_file(f"{published}/{name}", path)
+        link_or_copy(f"{published}/{name}", path)
+
+
+# Where no hard link can be made: another file system (a part's generation or cache, `ingest --parts`),
+# one without hard links, or a file at its link limit.
+_UNLINKABLE = (errno.EXDEV, errno.EPERM, errno.EMLINK)
+
+
+def link_or_copy(source: str, target: str) -> None:
+    """`target` a hard link to `source`, a file perfwiki wrote (published or cached, never one under
+    content/, which its author may edit in place), or a copy of it where no link can be made."""
+    try:
+        os.link(source, target)
+    except OSError as exc:
+        if exc.errno not in _UNLINKABLE:
+            raise
+        copy_file(source, target)
 
 
 def _staged(folder: str, names: Iterable[str]) -> Iterator[str]:

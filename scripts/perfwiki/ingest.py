@@ -55,7 +55,7 @@ from . import validate as validation  # on a line of its own too
 from .cache import AS_IT_IS, Cache
 from .decode import binary_at, decode, refused
 from .extract import extract, extract_text
-from .files import OnDisk, copy_file, link_files, write_atomically, write_files
+from .files import OnDisk, copy_file, link_files, link_or_copy, write_atomically, write_files
 from .lifetime import die_with_parent
 from .model import Problem, Run, Source, published_path, sha256_file, sha256_hex
 from .pages import finder
@@ -921,8 +921,8 @@ def _publish_raw_files(root: Path, job: ReportJob) -> None:
 
 
 def _linked(source: str, target: str, made: set[str]) -> bool:
-    """`target` a hard link to `source`, its folder made first (once: `made`); False when `source` is
-    not there (not published, or removed by hand) or is on another file system (a part's, parts.py)."""
+    """`target` a hard link to `source` (files.link_or_copy), its folder made first (once: `made`);
+    False when `source` is not there (not published, or removed by hand)."""
     folder = os.path.dirname(target)
     if folder not in made:
         if not os.path.exists(source):
@@ -931,10 +931,8 @@ def _linked(source: str, target: str, made: set[str]) -> bool:
         made.add(folder)
     publish.crash_point("staged")
     try:
-        os.link(source, target)
-    except OSError as exc:
-        if exc.errno not in (errno.ENOENT, errno.EXDEV):
-            raise
+        link_or_copy(source, target)
+    except FileNotFoundError:
         return False
     return True
 

@@ -16,15 +16,14 @@ named by a digest of what it was made from, this code included (cache.py). So:
 
 from __future__ import annotations
 
-import errno
 import os
-import shutil
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from . import publish
 from .cache import AS_IT_IS, Cache
+from .files import link_or_copy
 
 if TYPE_CHECKING:
     from .ingest import ReportJob
@@ -109,15 +108,10 @@ class Parts:
 
 
 def _linked(source: Path, target: Path) -> None:
-    """A cache entry of a part in this site's cache: a hard link (entries are replaced by rename,
-    never changed in place), or a copy when the part is on another file system."""
+    """A cache entry of a part in this site's cache (files.link_or_copy: entries are replaced by
+    rename, never changed in place, so a link is safe), put in place by rename."""
     target.parent.mkdir(parents=True, exist_ok=True)
     temporary = target.with_name(f".{target.name}.{os.getpid()}.partial")
     temporary.unlink(missing_ok=True)
-    try:
-        os.link(source, temporary)
-    except OSError as exc:
-        if exc.errno not in (errno.EXDEV, errno.EPERM, errno.EMLINK):
-            raise
-        shutil.copyfile(source, temporary)
+    link_or_copy(os.fspath(source), os.fspath(temporary))
     os.replace(temporary, target)
