@@ -231,3 +231,20 @@ def test_a_renamed_report_whose_file_is_renamed_too_keeps_its_runs_old_addresses
     # Nothing more moves. (The content adapters give the run page these aliases as Hugo redirects:
     # test_a_renamed_file_keeps_its_runs_old_addresses_and_the_citations_resolve builds one.)
     assert "kept old id" not in ingest(site).stderr
+
+
+def test_many_files_outside_a_report_take_the_next_free_numbers_past_retired_ids():
+    """`perfwiki parse` of 300 files of one job: each file's run takes the next number, past a
+    retired id, and names the first file whose id it would have had (the probe skips the ids the
+    files before it took once it has found that clash, rather than trying each again)."""
+    template = slice_runs("vm-vs-bare-metal/raw/r730-host/fio.md")[0]
+    runs = [run_at(f"captures/day-{number}.txt", template) for number in range(300)]
+    for run in runs:
+        run.environment = None
+    problems = assign_ids(runs, retired={"random-read-3"})
+    ids = [run.id for run in runs]
+    assert ids[:4] == ["random-read", "random-read-2", "random-read-4", "random-read-5"]
+    assert ids[-1] == "random-read-301" and len(set(ids)) == 300
+    assert len(problems) == 299
+    assert "this run is 'random-read-4' while that file is there" in str(problems[1])
+    assert all("is also made from captures/day-0.txt" in str(problem) for problem in problems)

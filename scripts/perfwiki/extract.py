@@ -392,6 +392,9 @@ def assign_ids(runs: list[Run], retired: Collection[str] = ()) -> list[Problem]:
     # Runs counted so far per file and name given or made from parameters: the next N is one
     # more, never a search through the ids before it (300 runs of one job once took 45,000 tries).
     counted: dict[tuple[str, str, str], int] = {}
+    # Per base, numbers low..high all known taken: a probe inside them jumps past once it has
+    # found its clash (300 files of one job name each probed every id the files before them took).
+    filled: dict[str, tuple[int, int]] = {}
     for run in runs:
         if run.id:
             continue
@@ -404,11 +407,15 @@ def assign_ids(runs: list[Run], retired: Collection[str] = ()) -> list[Problem]:
             counted[path, "made", base] = number = counted.get((path, "made", base), 0) + 1
         candidate = wanted = base if number == 1 else f"{base}-{number}"
         clash = None
+        start = number
         while candidate in taken:  # a name that happens to end in '-N', a retired id, another file's id
             if taken[candidate] not in ("", path) and clash is None:
                 clash = taken[candidate]
-            number += 1
+            low, high = filled.get(base, (0, -1))
+            number = high + 1 if clash is not None and low <= number <= high else number + 1
             candidate = f"{base}-{number}"
+        low, high = filled.get(base, (0, -1))
+        filled[base] = (low, number) if low <= start <= high + 1 else (start, number)
         if clash is not None:
             message = (
                 f"run id {wanted!r} is also made from {clash}: this run is {candidate!r} while that file is there; "
