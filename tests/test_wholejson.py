@@ -45,3 +45,24 @@ def test_runs_are_the_same_whichever_way_the_object_was_decoded(monkeypatch, tmp
         monkeypatch.setattr(wholejson, "raw_decode", lambda decoder, text, start: decoder.raw_decode(text, start))
         assert [run.to_dict() for run in extract(str(path), data).runs] == once and once
         monkeypatch.undo()
+
+
+def test_its_lines_are_made_as_asked_and_are_physical_lines():
+    """read() gives such a file NumberedLines: the lines physical_lines gives, each made when asked for."""
+    text = "\n" + FIO_JSON.read_text(encoding="utf-8") + "\n\n"  # a blank line above, two below
+    lines, [segment] = segments.read(text)
+    assert isinstance(lines, segments.NumberedLines) and list(lines) == segments.physical_lines(text)
+    assert segment.lines[0] == segments.Line(2, "{") and segment.line_start == 2
+    assert segment.line_end == text.rstrip().count("\n") + 1 and segment.lines[-1].text == "}"
+    assert segment.text == text.strip() and len(segment.lines) == segment.line_end - 1
+    assert [line.number for line in lines[3:6]] == [4, 5, 6]
+
+
+def test_a_file_with_carriage_returns_or_a_terminals_width_is_read_line_by_line():
+    document = FIO_JSON.read_text(encoding="utf-8")
+    padded = document.replace('"fio version"', " " * (80 - len(document.split("\n")[1])) + '"fio version"', 1)
+    assert max(map(len, padded.split("\n"))) == 80  # a line as wide as a terminal: unwrap decides
+    for text in (document.replace("\n", "\r\n"), padded):
+        lines, [segment] = segments.read(text)
+        assert isinstance(lines, list) and lines == segments.physical_lines(text)
+        assert segment.text == "\n".join(line.text for line in segments.physical_lines(text)).strip()

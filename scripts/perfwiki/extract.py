@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from . import lazyre, manual, tools, underload
 from .decode import binary_at, decode
 from .model import Problem, Run, Source, sha256_hex, slug
-from .segments import Line, Segment, physical_lines, segments_of, split, stream_lines, streamable
+from .segments import Line, NumberedLines, Segment, read, segments_of, stream_lines, streamable
 from .shell import basename, shell_words
 from .tools.base import Tool, ToolReport
 from .tools.fio import logs as fio_logs
@@ -247,11 +247,12 @@ def _extract_transcript(text: str, source: Source, out: Extracted, finish: Calla
     if streamable(text):
         _extract_long_transcript(text, source, out, finish)
         return
-    lines = physical_lines(text)
-    segments = split(text, lines)
+    lines, segments = read(text)
     # From the first line as unwrapped: a terminal or mail client may have cut the long command.
     bench_line = _BENCH_LINE.match(lines[0].text) if lines and text.startswith("# perfwiki bench ") else None
-    if lines and lines[-1].number != len(lines):  # by line number: unwrapped lines leave gaps
+    if isinstance(lines, NumberedLines):  # a file that is one JSON object, its lines as they are
+        raw_lines: Sequence[str] = lines.texts
+    elif lines and lines[-1].number != len(lines):  # by line number: unwrapped lines leave gaps
         raw_lines = [""] * lines[-1].number
         for line in lines:
             raw_lines[line.number - 1] = line.text

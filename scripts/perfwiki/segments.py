@@ -15,8 +15,9 @@ import functools
 import itertools
 import re
 import unicodedata
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from typing import overload
 
 from . import lazyre, tools, wholejson
 from .shell import programs
@@ -93,7 +94,7 @@ class Line:
 class Segment:
     """One command (or one stretch of output without a command) and what it printed."""
 
-    lines: list[Line]
+    lines: list[Line] | NumberedLines
     command: str | None = None
     command_line: int | None = None
     label: str | None = None
@@ -124,7 +125,47 @@ class Segment:
 
     @property
     def text(self) -> str:
+        if isinstance(self.lines, NumberedLines):
+            return "\n".join(self.lines.texts)
         return "\n".join([line.text for line in self.lines])
+
+
+class NumberedLines(Sequence[Line]):
+    """Lines numbered on from `first`, each made when it is asked for: the lines of a file that is one
+    JSON object, whose parser reads the object, not its hundreds of lines (making them was a fifth of
+    extracting a 14 KB fio document). Sliced, it is another NumberedLines; pop() drops the last."""
+
+    __slots__ = ("texts", "first")
+
+    def __init__(self, texts: list[str], first: int = 1) -> None:
+        self.texts = texts
+        self.first = first
+
+    def __len__(self) -> int:
+        return len(self.texts)
+
+    @overload
+    def __getitem__(self, index: int) -> Line: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> NumberedLines: ...
+
+    def __getitem__(self, index: int | slice) -> Line | NumberedLines:
+        if isinstance(index, slice):
+            start, _, step = index.indices(len(self.texts))
+            if step != 1:
+                raise ValueError("NumberedLines are sliced with a step of 1")
+            return NumberedLines(self.texts[index], self.first + start)
+        text = self.texts[index]  # IndexError as a list's
+        return Line(self.first + (index if index >= 0 else len(self.texts) + index), text)
+
+    def __iter__(self) -> Iterator[Line]:
+        return map(Line, itertools.count(self.first), self.texts)
+
+    def pop(self) -> Line:
+        last = self[-1]
+        self.texts.pop()
+        return last
 
 
 @dataclass
@@ -588,16 +629,49 @@ def _trimmed(segment: Segment) -> Segment:
     return segment
 
 
+def read(text: str) -> tuple[list[Line] | NumberedLines, list[Segment]]:
+    """(physical_lines, split) of a raw file: a file that is one JSON object gets NumberedLines."""
+    if wholejson.is_one_object(text):
+        lines = _object_lines(text)
+        return lines, [_whole_object(lines)]
+    lines = physical_lines(text)
+    return lines, _split_lines(lines)
+
+
 def split(text: str, lines: list[Line] | None = None) -> list[Segment]:
     """Every segment of a raw file, in file order; `lines` are its physical_lines when already read."""
     lines = physical_lines(text) if lines is None else lines
     if wholejson.is_one_object(text):
-        # A file that is one JSON object and nothing else (`fio --output-format=json > x.json`,
-        # `iperf3 -J`): one output without a command, as every line would be read, told by one decode
-        # instead of asking each of its hundreds of lines whether it is a prompt (44 % of such a file's
-        # extraction, 0.42 of 0.95 ms for a 14 KB fio document).
-        first = next((index for index, line in enumerate(lines) if line.text.strip()), len(lines))
-        return [_trimmed(Segment(lines=lines[first:]))]
+        return [_whole_object(lines)]
+    return _split_lines(lines)
+
+
+def _whole_object(lines: list[Line] | NumberedLines) -> Segment:
+    """The one segment of a file that is one JSON object and nothing else (`fio --output-format=json
+    > x.json`, `iperf3 -J`): an output without a command, as every line would be read, told by one
+    decode instead of asking each of its hundreds of lines whether it is a prompt (44 % of such a
+    file's extraction, 0.42 of 0.95 ms for a 14 KB fio document)."""
+    texts = lines.texts if isinstance(lines, NumberedLines) else [line.text for line in lines]
+    first = next((index for index, text in enumerate(texts) if text.strip()), len(texts))
+    return _trimmed(Segment(lines=lines[first:]))
+
+
+def _object_lines(text: str) -> list[Line] | NumberedLines:
+    """physical_lines of a file that is one JSON object: NumberedLines when each is a line of the file
+    as it is (no carriage return to resolve, no terminal wrap to join), as nearly every such file is."""
+    if "\r" in text:
+        return physical_lines(text)
+    texts = text.split("\n")
+    if texts[-1] == "" and len(texts) > 1:  # the newline that ends the last line
+        texts.pop()
+    plain = text.isascii() and "\t" not in text
+    if max(map(len if plain else display_width, texts), default=0) in WRAP_WIDTHS:
+        return physical_lines(text)  # maybe hard-wrapped: unwrap decides
+    return NumberedLines(texts)
+
+
+def _split_lines(lines: list[Line]) -> list[Segment]:
+    """split() of a file that is not one JSON object."""
     if is_markdown(lines):
         blocks = _blocks_of_markdown(lines)
     else:

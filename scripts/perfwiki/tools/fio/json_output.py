@@ -70,6 +70,8 @@ _EXACT_FLOAT = 2**53
 
 
 def _number(value: Any, factor: int) -> units.Number | None:
+    if factor == 1 and type(value) is int:  # nearly every number of a document: asked first
+        return value
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         return None
     if factor == 1:  # most of a document (times in ns, counts): the number itself, as units.scaled gives it
@@ -100,14 +102,28 @@ def _percentiles(value: Any, factor: int) -> dict[str, units.Number]:
     table = {}
     percentiles = value.get("percentile") if isinstance(value, dict) else None
     for key, number in (percentiles if isinstance(percentiles, dict) else {}).items():
-        try:
-            point = float(key)
-        except ValueError:
-            continue
-        if point == 0.0 or _number(number, factor) is None:
-            continue  # padding entries of fio before 3.4
-        table[f"{point:.2f}"] = _number(number, factor)
+        point = _POINTS.get(key) or _point(key)
+        if not point:
+            continue  # not a percentile, or the "0.00" padding entries of fio before 3.4
+        measured = _number(number, factor)
+        if measured is not None:
+            table[point] = measured
     return table
+
+
+# fio's percentile keys ("99.000000") as pages name them ("99.00"); "" for one that is none.
+_POINTS: dict[str, str] = {}
+
+
+def _point(key: str) -> str:
+    try:
+        point = float(key)
+    except ValueError:
+        point = 0.0
+    name = f"{point:.2f}" if point != 0.0 else ""
+    if len(_POINTS) < 4096:  # the few dozen keys fio prints, not whatever an edited file holds
+        _POINTS[key] = name
+    return name
 
 
 def _bins(bins: dict[str, Any]) -> list[list[int]]:
@@ -266,7 +282,7 @@ def parse(text: str) -> list[FioReport]:
     reports: list[FioReport] = []
     starts: list[float | None] = []
     documents = find_documents(text)
-    lines = text.split("\n") if documents else []
+    lines: list[str] | None = None  # split when a document has lines above it
     previous_end = -1
     for first, last, document in documents:
         try:
@@ -279,7 +295,9 @@ def parse(text: str) -> list[FioReport]:
             previous_end = last
             continue
         # fio prints its messages (errors, notes) before the document, even with --output.
-        for line in lines[previous_end + 1 : first]:
+        if first > previous_end + 1 and lines is None:
+            lines = text.split("\n")
+        for line in lines[previous_end + 1 : first] if lines else ():
             message = fio_message(line)
             if message:
                 current.warnings.append(message)

@@ -75,7 +75,11 @@ __all__ = ["HEADER_KEYS", "command_fits", "detect", "params", "parse"]
 
 def detect(text: str) -> float:
     """Confidence that `text` is fio output, in any of its formats."""
-    if re.search(r"\(groupid=\d+, jobs=\d+\)", text) or re.search(r'"fio version"\s*:', text):
+    # A substring test before each pattern: a 14 KB JSON document holds no "(groupid=", and the
+    # pattern takes ten times longer than the test to read through it and say so.
+    if ("(groupid=" in text and re.search(r"\(groupid=\d+, jobs=\d+\)", text)) or (
+        '"fio version"' in text and re.search(r'"fio version"\s*:', text)
+    ):
         return 1.0
     if re.search(terse.TERSE_LINE.pattern, text, re.M):
         return 0.9
@@ -91,10 +95,15 @@ def parse(text: str) -> list[FioReport]:
     is kept once, from the richest: JSON, then normal text, then terse.
     """
     documents = json_output.parse(text)
+    if len(documents) == 1 and documents[0].line_start == 0 and documents[0].line_end == text.count("\n"):
+        return documents  # one JSON document and nothing else, as `--output-format=json` writes
     lines = text.split("\n")
     for document in documents:  # hide JSON from the text parser, keeping line numbers
         lines[document.line_start : document.line_end + 1] = [""] * (document.line_end - document.line_start + 1)
-    terse_reports = terse.parse("\n".join(lines) if documents else text)
+    rest = "\n".join(lines) if documents else text
+    if documents and (not rest or rest.isspace()):  # JSON and nothing else, as `--output-format=json` writes
+        return sorted(_one_per_run(documents), key=lambda report: report.line_start)
+    terse_reports = terse.parse(rest)
     for report in terse_reports:
         lines[report.line_start : report.line_end + 1] = [""] * (report.line_end - report.line_start + 1)
     text_reports = text_output.parse_text(lines)
