@@ -341,6 +341,30 @@ def test_packed_runs_and_own_processes_build_the_same_site(tmp_path, monkeypatch
     assert [name for name in trees[0] if trees[0][name] != trees[1][name]] == []
 
 
+def test_a_report_of_few_runs_is_built_from_them_as_they_are_and_a_large_one_packs_them(tmp_path, monkeypatch):
+    """Packing is for a report of more runs than UNPACKED_LIMIT: one of fewer would be unpacked
+    again, every field, by the first step that reads them. A report past the limit packs every run,
+    those read before it crossed the limit too."""
+    from perfwiki import ingest, model
+
+    packed: list[str] = []
+    original = model.Run.pack
+    monkeypatch.setattr(model.Run, "pack", lambda run: packed.append(run.source.path) or original(run))
+    site = copy_site_sources(tmp_path)
+    runs = ingest.ingest(site, workers=1, out=None).run_count
+    assert packed == [] and runs > 100  # every example report has fewer runs than the limit
+
+    monkeypatch.setattr(model, "UNPACKED_LIMIT", 3)
+    monkeypatch.setattr(model, "_UNPACKED", model.OrderedDict())
+    held = ingest._Held()
+    first, second = ([model.Run.__new__(model.Run) for _ in range(2)] for _ in range(2))
+    for run in first + second:
+        run.__dict__.update(source=model.Source("a.txt", 1, 1, "0" * 64), metrics={"x": 1})
+    assert held(first) == first and packed == []
+    assert held(second) == second and len(packed) == 4  # the limit crossed: the two before too
+    assert all("metrics" not in run.__dict__ and run.metrics == {"x": 1} for run in first + second)
+
+
 def test_a_packed_run_reads_as_it_was_and_keeps_what_is_assigned():
     data = b"".join(perf.one_file_transcript(ROOT, 2))
     run = extract("session.txt", data).runs[0]
