@@ -133,6 +133,20 @@ def test_short_run_and_long_tail(seed):
     assert "fio-tail-latency" in ids(tail) and "fio-tail-latency" not in ids(seed("000")[0])
 
 
+def test_a_short_runs_evidence_is_its_iops_line_in_text_and_none_in_json():
+    """The evidence pattern '(?:IOPS=|iops=)' is a choice of words: looked for as substrings
+    (findings._words_of), it finds the same line as the pattern, and in JSON, which has none, nothing."""
+    from perfwiki.findings import _words_of
+
+    assert _words_of("(?:IOPS=|iops=)") == ("IOPS=", "iops=") and _words_of("sender") == ("sender",)
+    assert _words_of(r"99\.99th=") is None and _words_of("(?:a)|(?:b)") is None and _words_of("io_u error") is None
+    (text,) = runs_of(FIXTURES / "fio" / "fio-3.33-randrw-numjobs2.txt")
+    (document,) = runs_of(FIXTURES / "fio" / "fio-3.33-randrw-numjobs2.json")
+    short = [next(f for f in run.checks if f["id"] == "fio-short-run") for run in (text, document)]
+    assert short[0]["evidence"].startswith("read: IOPS=") and short[0]["line"] > 1
+    assert (short[1]["evidence"], short[1]["line"]) == (None, None)
+
+
 def test_device_already_busy_while_sampled(seed):
     before = run_at(seed("002"), NU4_NVME, 5)  # "测试前的iostat状态": sfdv0n1 at 100% util before the test
     finding = next(f for f in before.checks if f["id"] == "iostat-device-busy")

@@ -46,21 +46,27 @@ def _site_root(root: str | None) -> Path:
 def cmd_parse(args: argparse.Namespace) -> int:
     """Exit 0 when every file was read, whatever the document says about it (what a file does
     not hold is in its "problems"); 1 when a file could not be read at all."""
-    from .extract import assign_ids, extract
+    import gc
+
+    from .extract import assign_ids, extract, fewer_collections
 
     runs, problems = [], []
     unreadable = False
-    for name in args.paths:
-        try:
-            with open(name, "rb") as file:
-                data = file.read()
-        except OSError as exc:
-            problems.append(Problem(name, 0, f"cannot read: {exc.strerror}"))
-            unreadable = True
-            continue
-        found = extract(name, data)
-        runs.extend(found.runs)
-        problems.extend(found.problems)
+    # The runs of every file are kept to the end: the collector's young collections between files
+    # walked them again and again, and what the imports made is never garbage (5 % of 300 files).
+    gc.freeze()
+    with fewer_collections():
+        for name in args.paths:
+            try:
+                with open(name, "rb") as file:
+                    data = file.read()
+            except OSError as exc:
+                problems.append(Problem(name, 0, f"cannot read: {exc.strerror}"))
+                unreadable = True
+                continue
+            found = extract(name, data)
+            runs.extend(found.runs)
+            problems.extend(found.problems)
     problems.extend(assign_ids(runs))  # two files that spell the same id: said, as ingest says it
     if args.format == "summary":  # problems are in it, at their runs' files: not said twice
         from .parse_summary import summary

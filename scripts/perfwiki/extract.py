@@ -180,12 +180,12 @@ def extract_text(text: str, source: Source, sink: Callable[[list[Run]], None] | 
     With a `sink`, the runs go to it as they are finished, a few hundred at a time, in file order,
     rather than into the result's `runs` (its `count` says how many there were).
     """
-    with _fewer_collections():
+    with fewer_collections():
         return _extract_text(text, source, sink)
 
 
 @contextlib.contextmanager
-def _fewer_collections() -> Iterator[None]:
+def fewer_collections() -> Iterator[None]:
     """Python's cyclic garbage collector run less often while a file is parsed: parsing allocates
     many small objects, few of them in cycles, and the collector's default (a young collection every
     700 allocations) costs more the more runs a long file keeps alive. On 32 MB of fio transcripts

@@ -9,6 +9,7 @@ text in `warnings`), shown on its page and summarised on the report page.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -72,7 +73,9 @@ class Evidence:
         # Most runs never print what a check looks for: one search of the run's text says so, where the
         # loop below runs the pattern on each line (a fio JSON document's hundreds of lines for "IOPS=",
         # a tenth of parsing one). A line that matches is a match of the text, so nothing is missed.
-        if not re.compile(pattern, re.M).search(self._text()):
+        words = _words_of(pattern)
+        text = self._text()
+        if not (any(word in text for word in words) if words else re.compile(pattern, re.M).search(text)):
             return None, None
         search = re.compile(pattern).search
         for number, text in enumerate(self.lines[first - 1 : last], start=first):
@@ -101,6 +104,16 @@ class Evidence:
         if evidence is None and self.run.command and pattern is None:
             evidence, line = self.run.command, self.run.source.line_start
         return Finding(check_id, severity, message, evidence, line)
+
+
+@functools.cache
+def _words_of(pattern: str) -> tuple[str, ...] | None:
+    """The words a pattern that is only a choice of words matches ('(?:IOPS=|iops=)': 'IOPS=', 'iops='),
+    else None. A text holds a match exactly when it holds one of them, and a substring test reads a 14 KB
+    fio JSON document in a tenth of the time the pattern takes to (no one literal starts it)."""
+    inner = pattern[3:-1] if pattern.startswith("(?:") and pattern.endswith(")") else pattern
+    words = tuple(inner.split("|"))
+    return words if all(word and re.escape(word) == word for word in words) else None
 
 
 Check = Callable[[Run, Evidence], list[Finding]]
