@@ -48,7 +48,8 @@ def cmd_parse(args: argparse.Namespace) -> int:
     not hold is in its "problems"); 1 when a file could not be read at all."""
     import gc
 
-    from .extract import assign_ids, extract, fewer_collections
+    from .collector import fewer_collections
+    from .extract import assign_ids, extract
 
     runs, problems = [], []
     unreadable = False

@@ -8,14 +8,13 @@ fingerprints, computed once. Nothing here writes anything.
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
-import gc
 import re
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from . import lazyre, manual, tools, underload
+from .collector import fewer_collections
 from .decode import binary_at, decode
 from .model import Problem, Run, Source, sha256_hex, slug
 from .segments import Line, NumberedLines, Segment, read, segments_of, stream_lines, streamable
@@ -182,25 +181,6 @@ def extract_text(text: str, source: Source, sink: Callable[[list[Run]], None] | 
     """
     with fewer_collections():
         return _extract_text(text, source, sink)
-
-
-@contextlib.contextmanager
-def fewer_collections() -> Iterator[None]:
-    """Python's cyclic garbage collector run less often while a file is parsed: parsing allocates
-    many small objects, few of them in cycles, and the collector's default (a young collection every
-    700 allocations) costs more the more runs a long file keeps alive. On 32 MB of fio transcripts
-    (tests/test_linear_parse.py's input) it took 0.118 s a MB against 0.105 s without it; on files
-    of a few KB it changes nothing measurable (300 fio transcripts, a cold ingest of 2,000 runs: 1.00x)."""
-    threshold = gc.get_threshold()
-    gc.set_threshold(max(threshold[0], _YOUNG_COLLECTION), *threshold[1:])
-    try:
-        yield
-    finally:
-        gc.set_threshold(*threshold)
-
-
-# Allocations between two young collections while a file is parsed (Python's default is 700).
-_YOUNG_COLLECTION = 50_000
 
 
 def _extract_text(text: str, source: Source, sink: Callable[[list[Run]], None] | None = None) -> Extracted:

@@ -37,6 +37,7 @@ from . import (
     cache,
     chartsvg,  # a report's chart specs, published apart, back into its views (load_report)
     claims,
+    collector,
     compare,
     content,
     datafile,
@@ -640,7 +641,7 @@ def _pool(workers: int, busy: bool) -> Iterator[Executor | None]:
     tools.load_all()  # before the fork: the workers inherit the tools instead of each importing them
     # fork: workers start with every module already imported, and nothing to re-read.
     fork = multiprocessing.get_context("fork")
-    with ProcessPoolExecutor(max_workers=workers, mp_context=fork, initializer=die_with_parent) as pool:
+    with ProcessPoolExecutor(max_workers=workers, mp_context=fork, initializer=_worker_start) as pool:
         yield pool
 
 
@@ -656,13 +657,18 @@ def _large(root: Path, raw_files: list[RawFile]) -> bool:
     return any(size > _OWN_PROCESS_BYTES for size in sizes)
 
 
+def _worker_start() -> None:
+    collector.worker_start()
+    die_with_parent()
+
+
 def _in_own_process(work: Callable[[Path, Any], Any], root: Path, item: Any) -> Any:
     """work(root, item) in a process forked for it alone, its result returned (and its error raised) here."""
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
     fork = multiprocessing.get_context("fork")
-    with ProcessPoolExecutor(max_workers=1, mp_context=fork, initializer=die_with_parent) as one:
+    with ProcessPoolExecutor(max_workers=1, mp_context=fork, initializer=_worker_start) as one:
         return one.submit(work, root, item).result()
 
 
@@ -722,7 +728,10 @@ def _ingest(
     publish.crash_point("started")
     generation: list[str] = []  # the one this ingest builds, until it is committed
     try:
-        return _build(root, workers, out, generation, part, joined)
+        # The plan, the reports built here and the site index are large trees of plain objects, all
+        # kept: the collector found nothing in them (collector.py). Workers turn it on again.
+        with collector.paused():
+            return _build(root, workers, out, generation, part, joined)
     except BaseException as exc:
         committed = bool(generation) and publish.current(root) == generation[0]
         if generation and not committed:
