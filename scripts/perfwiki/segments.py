@@ -275,15 +275,19 @@ def wrap_width(lines: list[Line]) -> int | None:
     reports or captured outputs looks like that as they are (tests/test_encodings.py).
     """
     texts = [line.text for line in lines]
-    everything = "\n".join(texts)
-    # ASCII without tabs is as wide as it is long: nearly every file, measured at C speed.
-    plain = everything.isascii() and "\t" not in everything
-    widths = list(map(len if plain else display_width, texts))
+    widths = _widths(texts, "\n".join(texts))
     top = max(widths, default=0)
     if top not in WRAP_WIDTHS:
         return None
     pieces = zip(lines, widths, lines[1:], strict=False)  # every line with the one after it
     return top if any(width == top and _continues(line, after) for line, width, after in pieces) else None
+
+
+def _widths(texts: list[str], everything: str) -> list[int]:
+    """Each text's display_width; `everything` is the texts joined, asked once whether any needs more than len."""
+    # ASCII without tabs is as wide as it is long: nearly every file, measured at C speed.
+    plain = everything.isascii() and "\t" not in everything
+    return list(map(len if plain else display_width, texts))
 
 
 def _continues(line: Line, after: Line) -> bool:
@@ -664,8 +668,7 @@ def _object_lines(text: str) -> list[Line] | NumberedLines:
     texts = text.split("\n")
     if texts[-1] == "" and len(texts) > 1:  # the newline that ends the last line
         texts.pop()
-    plain = text.isascii() and "\t" not in text
-    if max(map(len if plain else display_width, texts), default=0) in WRAP_WIDTHS:
+    if max(_widths(texts, text), default=0) in WRAP_WIDTHS:
         return physical_lines(text)  # maybe hard-wrapped: unwrap decides
     return NumberedLines(texts)
 
