@@ -100,10 +100,7 @@ def parse(text: str) -> list[FioReport]:
     lines = text.split("\n")
     for document in documents:  # hide JSON from the text parser, keeping line numbers
         lines[document.line_start : document.line_end + 1] = [""] * (document.line_end - document.line_start + 1)
-    rest = "\n".join(lines) if documents else text
-    if documents and (not rest or rest.isspace()):  # JSON and nothing else, as `--output-format=json` writes
-        return sorted(_one_per_run(documents), key=lambda report: report.line_start)
-    terse_reports = terse.parse(rest)
+    terse_reports = terse.parse("\n".join(lines) if documents else text)
     for report in terse_reports:
         lines[report.line_start : report.line_end + 1] = [""] * (report.line_end - report.line_start + 1)
     text_reports = text_output.parse_text(lines)
