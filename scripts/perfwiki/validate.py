@@ -651,6 +651,9 @@ def _facts(page: _Page, node: yaml.MappingNode) -> list[tuple[str, yaml.ScalarNo
 
 def _case_clashes(root: Path, paths: list[Path], what: str, problems: list[Problem]) -> list[Path]:
     """Paths that differ from an earlier one only in case: an error each; returned to be left out."""
+    keys = [content.relative(path, root).casefold() for path in paths]
+    if len(set(keys)) == len(keys):  # the usual case: no two clash, in whatever order they are taken
+        return []
     first: dict[str, Path] = {}
     clashing = []
     # Names in lower case first: of two that clash, the one with capitals is the one reported and left out.
