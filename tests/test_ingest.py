@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+import json
 import os
 import re
 import shutil
@@ -15,7 +16,7 @@ import pytest
 
 from perfwiki import cache, progress, runstore
 from perfwiki import ingest as ingest_module
-from perfwiki.files import write_files
+from perfwiki.files import link_files, write_files
 from perfwiki.ingest import load_report
 from support import ROOT, copy_site_sources, example_raw_files, perfwiki_command
 
@@ -265,13 +266,18 @@ def test_a_crash_while_staging_leaves_the_previous_data_intact(site, monkeypatch
     raw = site / "content" / "reports" / REPORT / "raw" / "nvme-raw" / "fio-bandwidth-iops-latency.md"
     raw.write_bytes(raw.read_bytes() + b"\n<!-- edited -->\n")
 
-    def stage_then_fail(folder, files):
-        if len(staged) == 4:
-            raise KeyboardInterrupt  # Ctrl-C half-way through filling the staging folders
-        staged.append(folder)
-        return write_files(folder, files)
+    def stage_then_fail(stage):
+        def staging(folder, *files):
+            if len(staged) == 4:
+                raise KeyboardInterrupt  # Ctrl-C half-way through filling the staging folders
+            staged.append(folder)
+            return stage(folder, *files)
 
-    monkeypatch.setattr(ingest_module, "write_files", stage_then_fail)
+        return staging
+
+    # Written, or linked from the generation in use (what did not change: the site index, here).
+    monkeypatch.setattr(ingest_module, "write_files", stage_then_fail(write_files))
+    monkeypatch.setattr(ingest_module, "link_files", stage_then_fail(link_files))
     with pytest.raises(KeyboardInterrupt):
         ingest_module.ingest(site, workers=1, out=None)
     assert len(staged) == 4 and any(folder.endswith("/data") for folder in staged)
@@ -469,3 +475,22 @@ def test_a_change_the_site_index_does_not_show_leaves_the_index_as_it_was(site, 
     ingest_module.ingest(site, workers=1, out=None)
     assert made == [len(runstore.reports(site))]
     assert published(site)[f"{finder}facets.json"] != before[f"{finder}facets.json"]
+
+
+def test_the_site_index_is_linked_from_the_generation_in_use_until_a_share_changes(site):
+    assert ingest(site).returncode == 0
+    index_files = [site / "data" / "tools.json", site / "site" / "static" / "runs" / "_find" / "facets.json"]
+    first = [path.stat().st_ino for path in index_files]
+    total = json.loads(index_files[1].read_text(encoding="utf-8"))["total"]
+    raw = site / "content" / "reports" / REPORT / "raw" / "nvme-raw" / "fio-bandwidth-iops-latency.md"
+    original = raw.read_bytes()
+    raw.write_bytes(original + b"\n<!-- edited -->\n")  # its runs as they were
+    assert ingest(site).returncode == 0
+    assert [path.stat().st_ino for path in index_files] == first
+    # The cache keeps what each report published (names), never the index's bytes.
+    reports = len(list((site / "content" / "reports").glob("*/index.md")))
+    assert len(list((site / ".perfwiki-cache" / "files").iterdir())) == reports
+    raw.write_bytes(original + b"\n" + original)  # its runs twice over: the index is made again
+    assert ingest(site).returncode == 0
+    assert all(path.stat().st_ino != before for path, before in zip(index_files, first, strict=True))
+    assert json.loads(index_files[1].read_text(encoding="utf-8"))["total"] > total

@@ -844,39 +844,56 @@ def _build(
     result.reports = [outcomes[job.slug] for job in jobs]
     for outcome in result.reports:
         result.problems.extend(outcome.problems)
-    # Named by what they are made of, every report's share: the same shares, the same files.
+    # The site index (data/'s scenario, tool and environment files, the run finder's and compare.json),
+    # named by what it is made of: every report's share, what is held back, the scenario aliases table.
+    # Made from the same, it is the generation in use's, whose manifest names its files: they are linked
+    # from there rather than made, cached and written again (the cache keeps results, not their bytes).
     shares_made = [outcomes[job.slug].share for job in jobs]
-    index_key = cache.key("index", *shares_made, datafile.dump(held_back))
-    runs_list_key = cache.key("runs-list", *shares_made)
-    index_files = store.load("files", index_key)
-    runs_list = store.load("files", runs_list_key)
-    if index_files is None or runs_list is None:
+    table = scenario_renames.table_text(root) or ""
+    index_made = cache.key("index", *shares_made, datafile.dump(held_back), table)
+    index_names: dict[str, list[str]] = last.get("index_files") or {}
+    reused = (
+        whole
+        and last.get("index") == index_made
+        and all(os.path.isfile(f"{previous[tree]}/{name}") for tree, names in index_names.items() for name in names)
+    )
+    if reused:
+        published_index = (previous["data"] / scenario_renames.INDEX).read_bytes()
+        scenario_problems = scenario_renames.table_problems(root, published_index)
+        index_files: Files = {}
+    else:
         shares = [store.load("shares", job.key) for job in jobs]
-        if index_files is None:
-            held = {datafile.name("held_back"): datafile.dump(held_back)}
-            index_files = _encoded({"data": {**index_pages.index_files(shares), **held}})
-            store.save("files", index_key, index_files)
-        if runs_list is None:
-            lists = {**finder.files(shares), "compare.json": index_pages.compare_index(shares)}
-            runs_list = _encoded({"runs": lists})
-            store.save("files", runs_list_key, runs_list)
-    # Each scenario's old keys (scenario_aliases.py): found against the last ingest's data/ as well
-    # as content/, so added after the cache rather than kept in it.
-    scenario_files, scenario_problems = scenario_renames.keep_old_keys(root, index_files["data"], staging is not None)
-    index_files = {**index_files, "data": scenario_files}
+        held = {datafile.name("held_back"): datafile.dump(held_back)}
+        index_files = _encoded(
+            {
+                "data": {**index_pages.index_files(shares), **held},
+                "runs": {**finder.files(shares), "compare.json": index_pages.compare_index(shares)},
+            }
+        )
+        del shares
+        # Each scenario's old keys (scenario_aliases.py): found against the last ingest's data/ as well
+        # as content/.
+        publishing_index = staging is not None
+        index_files["data"], scenario_problems = scenario_renames.keep_old_keys(
+            root, index_files["data"], publishing_index
+        )
+        index_names = {tree: sorted(entries) for tree, entries in index_files.items()}
     if part is None:  # a part's index has its reports' scenarios alone: the aliases of the rest look unknown
         result.problems.extend(scenario_problems)
     if staging is not None:
-        for files in (index_files, runs_list):
-            for tree, entries in files.items():
-                write_files(staging[tree], entries)
+        for tree, names in index_names.items():
+            if reused:
+                link_files(staging[tree], names, os.fspath(previous[tree]))
+            else:
+                write_files(staging[tree], index_files[tree])
         # A report held back keeps the ids its runs were last published under (renames.py): fixed, a
         # run that moved meanwhile is still found and keeps its old address.
         for slug in held_back:
             ledger = datafile.name(f"{run_renames.LEDGER}/{slug}")
             if (root / "data" / ledger).is_file():
                 write_files(staging["data"], {ledger: (root / "data" / ledger).read_bytes()})
-        publish.commit(root, generation[0], {"output": output, "reports": [job.key for job in jobs]})
+        made_from = {"output": output, "reports": [job.key for job in jobs], "index": index_made}
+        publish.commit(root, generation[0], {**made_from, "index_files": index_names})
     store.prune()
     publish.crash_point("done")
     return result

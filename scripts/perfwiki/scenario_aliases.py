@@ -123,6 +123,16 @@ def keep_old_keys(root: Path, files: dict[str, bytes], publishing: bool) -> tupl
     return {**files, INDEX: datafile.dump(index).encode("utf-8")}, problems + wrong
 
 
+def table_problems(root: Path, published_index: bytes) -> list[Problem]:
+    """What keep_old_keys says of the table when the index it was given is the one published last time,
+    with this very table (`published_index`: that scenario_index.json): nothing moved since, so only
+    the table's own problems, which every ingest reports."""
+    text, problems = _table_text(root)
+    entries, table_problems = aliases.read(TABLE, text)
+    _, wrong = check(entries, set(json.loads(published_index)))
+    return problems + table_problems + wrong
+
+
 def table_text(root: Path) -> str | None:
     """The table as committed (None without one): what ingest's output depends on."""
     return _table_text(root)[0]
