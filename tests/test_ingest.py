@@ -494,3 +494,20 @@ def test_the_site_index_is_linked_from_the_generation_in_use_until_a_share_chang
     assert ingest(site).returncode == 0
     assert all(path.stat().st_ino != before for path, before in zip(index_files, first, strict=True))
     assert json.loads(index_files[1].read_text(encoding="utf-8"))["total"] > total
+
+
+def test_the_run_finder_made_on_a_worker_is_the_one_made_here(tmp_path):
+    # Two workers: the finder's files are made on one of them while this process makes data/'s.
+    for name in ("pool", "here"):
+        (tmp_path / name).mkdir()
+    sites = [copy_site_sources(tmp_path / name) for name in ("pool", "here")]
+    for site, workers in zip(sites, (2, 1), strict=True):
+        ingest_module.ingest(site, workers=workers, out=None)
+    pool, here = (tree_digest(site / "site" / "static" / "runs") for site in sites)
+    assert pool == here and "_find/facets.json" in pool and "compare.json" in pool
+    manifests = [
+        json.loads((site / ".perfwiki-publish" / "current" / "manifest.json").read_text(encoding="utf-8"))
+        for site in sites
+    ]
+    assert manifests[0]["index_files"] == manifests[1]["index_files"]
+    assert "compare.json" in manifests[0]["index_files"]["runs"]
