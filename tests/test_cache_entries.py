@@ -7,11 +7,12 @@ import importlib
 
 import pytest
 
-from perfwiki import cachedict, tools
+from perfwiki import cache, cachedict, tools
 from perfwiki.cache import Cache
 from perfwiki.extract import extract, extract_text
+from perfwiki.ingest import ingest
 from perfwiki.model import Source
-from support import FIXTURES, example_raw_files
+from support import FIXTURES, copy_site_sources, example_raw_files
 
 
 @pytest.mark.parametrize("name", tools.NAMES)
@@ -66,9 +67,21 @@ def test_an_entry_cut_short_is_missing_not_fewer_pieces(tmp_path):
     assert store.load("extract", "cut") is None
 
 
-def test_an_entry_read_against_another_dictionary_is_missing(tmp_path, monkeypatch):
+def test_the_dictionary_is_kept_in_the_cache_and_an_entry_read_against_another_is_missing(tmp_path, monkeypatch):
     store = Cache(tmp_path)
     store.save("extract", "runs", _runs_of(FIXTURES / "iperf3" / "iperf3-3.12-loopback-t1-json.txt"))
+    kept = list((tmp_path / ".perfwiki-cache" / "dictionaries").iterdir())
+    assert [path.read_bytes() for path in kept] == [cachedict.runs()]
+    monkeypatch.setattr(cache, "_DICTIONARIES", {})  # another process: it reads the one kept
+    monkeypatch.setattr(cachedict, "runs", lambda: pytest.fail("made again"))
     assert store.load("extract", "runs")[0].tool == "iperf3"
-    monkeypatch.setattr(cachedict, "runs", lambda: b"another dictionary " * 100)
+    monkeypatch.setattr(cache, "_DICTIONARIES", {})
+    kept[0].write_bytes(b"another dictionary " * 100)
     assert store.load("extract", "runs") is None
+
+
+def test_an_ingest_keeps_the_dictionary_its_workers_made(tmp_path):
+    site = copy_site_sources(tmp_path)
+    ingest(site, workers=2, out=None)
+    kept = list((site / ".perfwiki-cache" / "dictionaries").iterdir())
+    assert [path.read_bytes() for path in kept] == [cachedict.runs()]

@@ -71,7 +71,7 @@ class Cache:
         that key of an entry written in pieces as it is read (to pack runs before the next piece is read)."""
         path = self.path(kind, name, ".pickle")
         try:
-            with _inflated(path, kind) as file:
+            with _inflated(path, self.dictionary(kind)) as file:
                 value = pickle.load(file)  # noqa: S301 - our own files, written by save() or pieces()
                 return _merged(file, each) if isinstance(value, str) and value == _IN_PIECES else value
         except (OSError, EOFError, pickle.UnpicklingError, AttributeError, ImportError, zlib.error):
@@ -86,7 +86,7 @@ class Cache:
         A report's files ({tree: {path: bytes}}) and a raw file's runs are the larger part of what
         building them holds; in pieces, a file of 100,000 runs never has them all in memory at once.
         """
-        with _replaced(self.path(kind, name, ".pickle")) as raw, _deflated(raw, kind) as file:
+        with _replaced(self.path(kind, name, ".pickle")) as raw, _deflated(raw, self.dictionary(kind)) as file:
             pickler = pickle.Pickler(file, protocol=pickle.HIGHEST_PROTOCOL)
             pickler.dump(_IN_PIECES)
             # Each object is loaded by an unpickler of its own, whose memo starts empty: so must the
@@ -102,13 +102,33 @@ class Cache:
     def save(self, kind: str, name: str, value: Any) -> None:
         """The entry written beside its place and renamed over it (as write_atomically), pickled straight
         into the file: pickle.dumps held a second copy of a report's files, a fifth of a large build's peak."""
-        with _replaced(self.path(kind, name, ".pickle")) as raw, _deflated(raw, kind) as file:
+        with _replaced(self.path(kind, name, ".pickle")) as raw, _deflated(raw, self.dictionary(kind)) as file:
             pickle.dump(value, file, protocol=pickle.HIGHEST_PROTOCOL)
+
+    def dictionary(self, kind: str) -> bytes | None:
+        """What entries of this kind are compressed against: runs against runs (cachedict.py), the rest
+        alone. Kept in the cache under the code's version, as what it was made from: made, it is 20 ms
+        of every process that reads or writes runs, read from here nothing."""
+        if kind != "extract":
+            return None
+        path = self.path("dictionaries", key("runs"), "")  # prune() keeps it
+        made = _DICTIONARIES.get(path)
+        if made is None:
+            try:
+                made = path.read_bytes()
+            except OSError:
+                from . import cachedict  # it imports every parser: only processes that read or write runs
+
+                made = cachedict.runs()
+                write_atomically(path, made)
+            _DICTIONARIES[path] = made
+        return made
 
     def prune(self) -> None:
         """Drop every entry this ingest did not use, so the cache tracks the content."""
         if not self.folder.is_dir():
             return
+        self.mark("dictionaries", key("runs"), "")  # this code's, whichever process made or read it
         # os.scandir, not pathlib: a warm ingest of 10,000 runs looks at 4,000 entries to drop none.
         for kind in os.scandir(self.folder):  # the lock file beside the kinds stays
             for entry in os.scandir(kind.path) if kind.is_dir() else []:
@@ -150,13 +170,8 @@ _LEVEL = 6
 _CHUNK = 64 * 1024
 
 
-def _dictionary(kind: str) -> bytes | None:
-    """What entries of this kind are compressed against: runs against runs (cachedict.py), the rest alone."""
-    if kind != "extract":
-        return None
-    from . import cachedict  # it imports every parser: only the processes that read or write runs need it
-
-    return cachedict.runs()
+# The dictionaries this process read or made, by their path.
+_DICTIONARIES: dict[Path, bytes] = {}
 
 
 class _Deflating:
@@ -199,15 +214,15 @@ class _Inflating(io.RawIOBase):
 
 
 @contextlib.contextmanager
-def _deflated(file: BinaryIO, kind: str = "") -> Iterator[BinaryIO]:
-    deflating = _Deflating(file, _dictionary(kind))
+def _deflated(file: BinaryIO, zdict: bytes | None = None) -> Iterator[BinaryIO]:
+    deflating = _Deflating(file, zdict)
     yield deflating  # type: ignore[misc]
     deflating.close()
 
 
 @contextlib.contextmanager
-def _inflated(path: Path, kind: str = "") -> Iterator[BinaryIO]:
-    with path.open("rb") as raw, io.BufferedReader(_Inflating(raw, _dictionary(kind)), _CHUNK) as inflated:
+def _inflated(path: Path, zdict: bytes | None = None) -> Iterator[BinaryIO]:
+    with path.open("rb") as raw, io.BufferedReader(_Inflating(raw, zdict), _CHUNK) as inflated:
         yield inflated
 
 
