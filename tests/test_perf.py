@@ -123,6 +123,9 @@ def test_perf_prints_every_figure_once_as_a_number():
     # The run finder of a 100,000-run wiki, written from the example's runs: well under a KiB a run.
     assert 0.1 < values["runs_page_finder_kib_per_run"] < 1
     assert any(line.startswith("# run finder of 100000 runs written") for line in comments)
+    # A figure not measured (no page loads) has no verdict: it neither passes nor fails.
+    unmeasured = [line for line in comments if "samples n/a" in line]
+    assert unmeasured and not any(line.endswith(("pass", "FAIL")) for line in unmeasured), unmeasured
     # The generated report holds about the 60 charts issue 32 asks for, and says how many.
     charts = [re.search(r"(\d+) charts", line) for line in comments if "(generated, 300 runs)" in line]
     assert len(charts) == 1 and 50 <= int(charts[0].group(1)) <= 75, comments
