@@ -107,8 +107,8 @@ class Cache:
 
     def dictionary(self, kind: str) -> bytes | None:
         """What entries of this kind are compressed against: runs against runs (cachedict.py), the rest
-        alone. Kept in the cache under the code's version, as what it was made from: made, it is 20 ms
-        of every process that reads or writes runs, read from here nothing."""
+        alone. Kept in the cache under the code's version, which is what it is made from: making it
+        costs each process that reads or writes runs 20 ms, reading it nothing."""
         if kind != "extract":
             return None
         path = self.path("dictionaries", key("runs"), "")  # prune() keeps it
