@@ -127,10 +127,10 @@ def table_problems(root: Path, published_index: bytes) -> list[Problem]:
     """What keep_old_keys says of the table when the index it was given is the one published last time,
     with this very table (`published_index`: that scenario_index.json): nothing moved since, so only
     the table's own problems, which every ingest reports."""
-    text, problems = _table_text(root)
-    entries, table_problems = aliases.read(TABLE, text)
+    text, unread = _table_text(root)
+    entries, unreadable_lines = aliases.read(TABLE, text)
     _, wrong = check(entries, set(json.loads(published_index)))
-    return problems + table_problems + wrong
+    return unread + unreadable_lines + wrong
 
 
 def table_text(root: Path) -> str | None:
