@@ -111,7 +111,7 @@ class Cache:
         costs each process that reads or writes runs 20 ms, reading it nothing."""
         if kind != "extract":
             return None
-        path = self.path("dictionaries", key("runs"), "")  # prune() keeps it
+        path = self.path(*DICTIONARY)  # prune() keeps it
         made = _DICTIONARIES.get(path)
         if made is None:
             try:
@@ -128,7 +128,7 @@ class Cache:
         """Drop every entry this ingest did not use, so the cache tracks the content."""
         if not self.folder.is_dir():
             return
-        self.mark("dictionaries", key("runs"), "")  # this code's, whichever process made or read it
+        self.mark(*DICTIONARY)  # this code's, whichever process made or read it
         # os.scandir, not pathlib: a warm ingest of 10,000 runs looks at 4,000 entries to drop none.
         for kind in os.scandir(self.folder):  # the lock file beside the kinds stays
             for entry in os.scandir(kind.path) if kind.is_dir() else []:
@@ -170,6 +170,8 @@ _LEVEL = 6
 _CHUNK = 64 * 1024
 
 
+# The cache entry (kind, name, suffix) of the dictionary runs are compressed against, under this code's version.
+DICTIONARY = ("dictionaries", key("runs"), "")
 # The dictionaries this process read or made, by their path.
 _DICTIONARIES: dict[Path, bytes] = {}
 

@@ -81,10 +81,6 @@ PUBLISHED_RUNS = publish.PUBLISHED["runs"]
 # A disk or quota full: the error says so, whatever was being written.
 _FULL = (errno.ENOSPC, errno.EDQUOT)
 
-# The site index's published files: {tree name: {path in the tree: bytes}}, one cache entry
-# ("files"). A report's entry of that kind holds only its files' names (publish_report links them).
-Files = dict[str, dict[str, bytes]]
-
 
 @dataclass
 class RawFile:
@@ -907,8 +903,7 @@ def _site_index(
     if made_before is not None:
         last, previous = made_before
         names: dict[str, list[str]] = last.get("index_files") or {}
-        there = all(os.path.isfile(f"{previous[tree]}/{name}") for tree, entries in names.items() for name in entries)
-        if last.get("index") == made and there:
+        if last.get("index") == made and _all_there(names, previous):
             published_index = (previous["data"] / scenario_renames.INDEX).read_bytes()
             return SiteIndex(made, names, problems=scenario_renames.table_problems(root, published_index))
     keys = [job.key for job in jobs]
@@ -916,12 +911,12 @@ def _site_index(
     store = Cache(root)
     shares = [store.load("shares", key) for key in keys]
     held = {datafile.name("held_back"): datafile.dump(held_back)}
-    data = _encoded({"data": {**index_pages.index_files(shares), **held}})["data"]
+    data = _utf8({**index_pages.index_files(shares), **held})
     # Each scenario's old keys (scenario_aliases.py): found against the last ingest's data/ as well as content/.
     data, problems = scenario_renames.keep_old_keys(root, data, staging is not None)
     runs: list[str] = []  # not publishing, the index was made for what keep_old_keys says alone
     if staging is not None:
-        write_files(staging["runs"], {COMPARE: index_pages.compare_index(shares).encode("utf-8")})
+        write_files(staging["runs"], _utf8({COMPARE: index_pages.compare_index(shares)}))
         runs = sorted([COMPARE, *(finding.result() if finding else _write_run_finder(shares, staging["runs"]))])
     return SiteIndex(made, {"data": sorted(data), "runs": runs}, data, problems)
 
@@ -941,12 +936,17 @@ def _run_finder(root: Path, keys: list[str], folder: str) -> list[str]:
 def _write_run_finder(shares: list[dict[str, Any]], folder: str) -> list[str]:
     """The run finder's files written into a generation's runs/ tree; their names."""
     files = finder.files(shares)
-    write_files(folder, {name: text.encode("utf-8") for name, text in files.items()})
+    write_files(folder, _utf8(files))
     return list(files)
 
 
-def _encoded(files: dict[str, dict[str, str]]) -> Files:
-    return {tree: {name: text.encode("utf-8") for name, text in entries.items()} for tree, entries in files.items()}
+def _utf8(files: dict[str, str]) -> dict[str, bytes]:
+    return {name: text.encode("utf-8") for name, text in files.items()}
+
+
+def _all_there(names: dict[str, list[str]], folders: dict[str, Path] | dict[str, str]) -> bool:
+    """Whether every named file ({tree: names}) is in its tree's folder, to be linked from there."""
+    return all(os.path.isfile(f"{folders[tree]}/{name}") for tree, entries in names.items() for name in entries)
 
 
 def publish_report(root: Path, job: ReportJob) -> ReportOutcome | None:
@@ -959,11 +959,7 @@ def publish_report(root: Path, job: ReportJob) -> ReportOutcome | None:
     assert job.staging is not None
     names = Cache(root).load("files", job.key)
     previous = job.previous
-    if (
-        names is None
-        or previous is None
-        or not all(os.path.isfile(f"{previous[tree]}/{name}") for tree, entries in names.items() for name in entries)
-    ):
+    if names is None or previous is None or not _all_there(names, previous):
         return build_report(root, job)
     for tree, entries in names.items():
         link_files(job.staging[tree], list(entries), previous[tree])

@@ -22,8 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from . import publish
-from .cache import AS_IT_IS, Cache
-from .cache import key as cache_key
+from .cache import AS_IT_IS, DICTIONARY, Cache
 from .files import link_or_copy
 
 if TYPE_CHECKING:
@@ -100,7 +99,7 @@ class Parts:
             for raw_file in job.raw_files:
                 entries += [("extract", raw_file.key, ".pickle"), ("published", raw_file.key, "")]
                 entries.append(("published", raw_file.key, AS_IT_IS))
-            entries.append(("dictionaries", cache_key("runs"), ""))  # what the extracts are compressed against
+            entries.append(DICTIONARY)  # what the extracts are compressed against
             for entry in entries:
                 source = part.cache.path(*entry)
                 if source.is_file():
