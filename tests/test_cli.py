@@ -128,3 +128,29 @@ def test_parse_summary_says_each_runs_command_and_lines_and_every_problem(tmp_pa
         f"  {truncated}:3: fio job result without read/write/trim lines this parser understands",
     ]
     assert result.stderr == ""  # the problems are in the summary, not said twice
+
+
+def test_a_command_parses_and_helps_as_in_the_whole_parser(monkeypatch, capsys):
+    """main() builds only the command it was given: its help, defaults and errors are the whole parser's."""
+    import pytest
+
+    from perfwiki import cli
+
+    monkeypatch.setenv("COLUMNS", "100")
+    whole = cli.build_parser()
+    for name in cli.COMMANDS:
+        alone = cli.build_parser(name)
+        helps = []
+        for parser in (whole, alone):
+            with pytest.raises(SystemExit):
+                parser.parse_args([name, "--help"])
+            helps.append(capsys.readouterr().out)
+        assert helps[0] == helps[1] and f"usage: perfwiki {name}" in helps[0]
+    args = cli.build_parser("parse").parse_args(["parse", "x.txt"])
+    assert (args.paths, args.format, args.func) == (["x.txt"], "json", cli.cmd_parse)
+    with pytest.raises(SystemExit):
+        cli.main(["nosuch"])
+    assert "invalid choice: 'nosuch' (choose from 'parse', 'facts'" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        cli.main(["--version"])
+    assert capsys.readouterr().out.startswith("perfwiki ")

@@ -66,3 +66,39 @@ def test_a_file_with_carriage_returns_or_a_terminals_width_is_read_line_by_line(
         lines, [segment] = segments.read(text)
         assert isinstance(lines, list) and lines == segments.physical_lines(text)
         assert segment.text == "\n".join(line.text for line in segments.physical_lines(text)).strip()
+
+
+def _same(a, b) -> bool:
+    """Equal and of the same types all the way down, floats to the last bit (1 == 1.0 is not enough)."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, dict):
+        return list(a) == list(b) and all(_same(a[key], b[key]) for key in a)
+    if isinstance(a, list):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
+    return repr(a) == repr(b)
+
+
+def test_loads_reads_what_json_reads_through_orjson_or_not():
+    """wholejson.loads is json.loads, faster: where orjson would read a document otherwise than json
+    (an integer past 64 bits it rounds to a float) or refuses what json takes, json reads it."""
+    real = [FIO_JSON.read_text(encoding="utf-8"), IPERF3_JSON.read_text(encoding="utf-8").split("\n", 1)[1]]
+    edges = [
+        '{"io_bytes": 18446744073709551616, "runtime": -9223372036854775809}',  # past 64 bits
+        '{"io_bytes": 18446744073709551615}',  # the last that fits
+        '{"iops": NaN, "bw": Infinity, "lat": 1e400}',  # json's extensions orjson refuses
+        '{"job": "\\ud800"}',  # a lone surrogate escaped
+        '{"job": "\ud800"}',  # and one in the text itself, which has no UTF-8 form
+        '{"a": 1, "b": 2, "a": 3}',  # a repeated key: the last value, at the first place
+        '{"clat_ns": {"mean": 0.30000000000000004, "min": 5e-324, "max": 1.7976931348623157e308}}',
+    ]
+    for text in real + edges:
+        assert _same(wholejson.loads(text), json.loads(text)), text[:60]
+    assert wholejson.loads(edges[0])["io_bytes"] == 2**64  # not 1.8446744073709552e19
+    for broken in ('{"a": 1', '{"a": 1} {"b": 2}', "\ufeff{}"):
+        for read in (json.loads, wholejson.loads):
+            try:
+                read(broken)
+            except ValueError:
+                continue
+            raise AssertionError(f"{read} read {broken!r}")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
 import sys
@@ -329,11 +330,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     return 0
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="perfwiki", description="Publish benchmark reports from raw tool output.")
-    parser.add_argument("--version", action="version", version=f"perfwiki {__version__}")
-    sub = parser.add_subparsers(dest="command", required=True)
-
+def _parse_command(sub: Any) -> None:
     parse = sub.add_parser("parse", help="print the runs found in raw files; writes nothing")
     parse.add_argument("paths", nargs="+", metavar="PATH")
     parse.add_argument(
@@ -344,11 +341,15 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parse.set_defaults(func=cmd_parse)
 
+
+def _facts_command(sub: Any) -> None:
     facts = sub.add_parser("facts", help="environment facts from pasted uname/lscpu/free/df/lsblk/nvme output")
     facts.add_argument("paths", nargs="+", metavar="FILE")
     facts.add_argument("--format", choices=("yaml", "json"), default="yaml")
     facts.set_defaults(func=cmd_facts)
 
+
+def _bench_command(sub: Any) -> None:
     bench = sub.add_parser("bench", help="run a benchmark suite here and add its raw output to a report")
     suites = sorted(name.removesuffix(".yaml") for name in os.listdir(SUITES) if name.endswith(".yaml"))
     bench.add_argument("suite", nargs="?", help=", ".join(suites))
@@ -368,16 +369,22 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--root", help="site root (default: nearest folder with hugo.toml)")
     bench.set_defaults(func=cmd_bench)
 
+
+def _new_command(sub: Any) -> None:
     new = sub.add_parser("new", help="a commented report or environment file to fill in; never overwrites")
     new.add_argument("kind", choices=("report", "environment"))
     new.add_argument("name", metavar="SLUG|ID", help="the report's slug or the environment's id")
     new.add_argument("--root", help="site root (default: nearest folder with hugo.toml)")
     new.set_defaults(func=cmd_new)
 
+
+def _status_command(sub: Any) -> None:
     status = sub.add_parser("status", help="list raw files changed, added or removed since the last ingest")
     status.add_argument("--root", help="site root (default: nearest folder with hugo.toml)")
     status.set_defaults(func=cmd_status)
 
+
+def _export_command(sub: Any) -> None:
     export = sub.add_parser("export", help="one report as a self-contained HTML file or a markdown summary")
     export.add_argument("report", help="report slug (content/reports/<slug>/)")
     export.add_argument("--format", choices=("html", "md"), default="html")
@@ -386,10 +393,14 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("--root", help="site root (default: nearest folder with hugo.toml)")
     export.set_defaults(func=cmd_export)
 
+
+def _check_command(sub: Any) -> None:
     check = sub.add_parser("check", help="check every report, environment page and bench suite; writes nothing")
     check.add_argument("--root", help="site root (default: nearest folder with hugo.toml)")
     check.set_defaults(func=cmd_check)
 
+
+def _ingest_command(sub: Any) -> None:
     ingest_cmd = sub.add_parser("ingest", help="read content/, write data/")
     ingest_cmd.add_argument("--root", help="site root (default: nearest folder with hugo.toml)")
     ingest_cmd.add_argument("--jobs", "-j", type=int, help="worker processes (default: one per core)")
@@ -404,6 +415,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     ingest_cmd.set_defaults(func=cmd_ingest)
 
+
+def _watch_command(sub: Any) -> None:
     watch = sub.add_parser(
         "watch",
         help="ingest, then ingest again on every save under content/; with `-- COMMAND` run it beside (make serve)",
@@ -413,6 +426,54 @@ def build_parser() -> argparse.ArgumentParser:
     watch.add_argument("--no-search", action="store_true", help="do not rebuild the Pagefind index after each ingest")
     watch.add_argument("command_line", nargs=argparse.REMAINDER, metavar="-- COMMAND", help="e.g. -- hugo server ...")
     watch.set_defaults(func=cmd_watch)
+
+
+# Each command's arguments, added to the parser by name: `perfwiki parse` builds only its own
+# (every command's parser was 5 ms of the start-up that a small file's parse mostly is).
+COMMANDS = {
+    "parse": _parse_command,
+    "facts": _facts_command,
+    "bench": _bench_command,
+    "new": _new_command,
+    "status": _status_command,
+    "export": _export_command,
+    "check": _check_command,
+    "ingest": _ingest_command,
+    "watch": _watch_command,
+}
+
+
+def _columns() -> int:
+    """The terminal's width as shutil.get_terminal_size gives it: $COLUMNS, else the terminal's, else 80."""
+    try:
+        columns = int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+    return columns or 80
+
+
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The `perfwiki` parser: every command, or with `only` that command alone (its usage, help and
+    errors are the same as in the whole parser's)."""
+    # argparse sizes its help to the terminal through shutil, 2 ms of imports for a width: read here.
+    formatter = functools.partial(argparse.HelpFormatter, width=_columns() - 2)
+    parser = argparse.ArgumentParser(
+        prog="perfwiki", description="Publish benchmark reports from raw tool output.", formatter_class=formatter
+    )
+    parser.add_argument("--version", action="version", version=f"perfwiki {__version__}")
+    sub = parser.add_subparsers(
+        dest="command",
+        required=True,
+        parser_class=functools.partial(argparse.ArgumentParser, formatter_class=formatter),
+    )
+    for name, add in COMMANDS.items():
+        if only is None or name == only:
+            add(sub)
     return parser
 
 
@@ -433,7 +494,10 @@ def json_lines(document: dict[str, list[Any]]) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    argv = sys.argv[1:] if argv is None else argv
+    # The first word names the command unless it is an option (--version, --help): the whole parser.
+    only = argv[0] if argv and argv[0] in COMMANDS else None
+    args = build_parser(only).parse_args(argv)
     try:
         return args.func(args)
     except NotASite as error:

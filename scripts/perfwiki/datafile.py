@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import json
 import math
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
+
+if TYPE_CHECKING:  # not imported to run: `perfwiki parse` writes with dump() and never loads pathlib
+    from pathlib import Path
 
 SUFFIX = ".json"
 
