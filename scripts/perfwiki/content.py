@@ -85,7 +85,8 @@ def line_of(path: Path, prefix: str) -> int:
 
 def relative(path: Path, root: Path) -> str:
     """How runs and problems name a file: relative to the site root, with forward slashes."""
-    text, prefix = str(path), os.path.join(str(root), "")
+    text, base = str(path), str(root)
+    prefix = base if base.endswith(os.sep) else base + os.sep  # os.path.join(base, ""), at a fifth of its cost
     if text.startswith(prefix) and prefix != os.sep:  # the usual case, without pathlib's parsing
         return text[len(prefix) :].replace(os.sep, "/")
     try:
@@ -140,8 +141,10 @@ def _files_and_links(folder: Path) -> list[tuple[Path, bool]]:
                 pending.append(entry.path)
             elif entry.is_file():  # a link to a file counts; a broken link or a link to a folder does not
                 found.append((entry.path, entry.is_symlink()))
-    # Sorted as Path objects sort (by their parts: "a/b" before "a-c"), as files_under always has.
-    return sorted(((Path(name), link) for name, link in found), key=lambda item: item[0])
+    # Sorted as Path objects sort, by their parts ("a/b" before "a-c"), as files_under always has: the
+    # names split at the separator, not the Paths compared (a fifth of planning 44,000 raw files).
+    found.sort(key=lambda item: item[0].split(os.sep))
+    return [(Path(name), link) for name, link in found]
 
 
 def bundles(root: Path) -> tuple[list[Bundle], list[Problem]]:

@@ -292,13 +292,18 @@ def _related(scenarios: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
         if not count:
             continue
         closest: list[dict[str, Any]] = []
-        # Counts from the highest down; within one, names in order: the RELATED_SHOWN first ones.
+        # Counts from the highest down; within one, names in order: the RELATED_SHOWN first ones, each
+        # found by list.index (a scan of every environment per count took half of this function).
         for value in sorted(set(shared), reverse=True):
-            if value == 0 or len(closest) == RELATED_SHOWN:
+            other = -1
+            while value and len(closest) < RELATED_SHOWN:
+                try:
+                    other = shared.index(value, other + 1)
+                except ValueError:
+                    break
+                closest.append({"environment": names[other], "scenarios": value})
+            if not value or len(closest) == RELATED_SHOWN:
                 break
-            matching = [other for other, found in enumerate(shared) if found == value]
-            room = RELATED_SHOWN - len(closest)
-            closest += [{"environment": names[other], "scenarios": value} for other in matching[:room]]
         related[name] = {"closest": closest, "count": count}
     return related
 
@@ -339,15 +344,14 @@ def index_files(shares: list[dict[str, Any]]) -> dict[str, str]:
     files.update(
         {
             datafile.name(f"environments/{env}"): datafile.dump(
-                chartsvg.attached(
-                    {
-                        # Every run, for the page's CSV and JSON; its table lists the first `listed` (pages/fold.py).
-                        "runs": [_environment_entry(run) for run in runs],
-                        **({"listed": fold.RUNS_LISTED} if len(runs) > fold.RUNS_LISTED else {}),
-                        "related": index["related"].get(env),
-                        **({"history": index["history"][env]} if env in index["history"] else {}),
-                    }
-                )
+                {
+                    # Every run, for the page's CSV and JSON; its table lists the first `listed` (pages/fold.py).
+                    "runs": [_environment_entry(run) for run in runs],
+                    **({"listed": fold.RUNS_LISTED} if len(runs) > fold.RUNS_LISTED else {}),
+                    "related": index["related"].get(env),
+                    # Its charts are its history's alone: the walk for charts is not taken through every run.
+                    **({"history": chartsvg.attached(index["history"][env])} if env in index["history"] else {}),
+                }
             )
             for env, runs in index["environments"].items()
         }
@@ -367,11 +371,14 @@ def _scenario_document(scenario: dict[str, Any]) -> dict[str, Any]:
 def _environment_entry(run: dict[str, Any]) -> dict[str, Any]:
     """What an environment page and its JSON export show of a run: the list of every run
     (runs_list) also carries its title and the numbers its key results sort by."""
-    shown = {key: run[key] for key in ("report", "id", "tool", "label", "command")}
-    shown["key_results"] = layouts.compact_key_results(
-        [{"label": entry["label"], "value": entry["value"]} for entry in run["key_results"]]
-    )
-    return shown
+    return {
+        "report": run["report"],
+        "id": run["id"],
+        "tool": run["tool"],
+        "label": run["label"],
+        "command": run["command"],
+        "key_results": layouts.compact_key_results(run["key_results"]),
+    }
 
 
 def compare_index(shares: list[dict[str, Any]]) -> str:
