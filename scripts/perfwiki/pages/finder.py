@@ -159,11 +159,12 @@ def files(shares: list[dict[str, Any]]) -> dict[str, str]:
         found[f"{FOLDER}/rows-{page}.json"] = datafile.dump([_row(run) for run in shown])
     found[f"{FOLDER}/by-result.json"] = datafile.dump(_by_result(runs))
     titles: dict[str, str] = {}
-    for tool_name in sorted({run["tool"] for run in runs}):
+    present = {run["tool"] for run in runs}
+    for tool_name in sorted(present):
         for facet, title in facet_titles(tool_name).items():
             titles.setdefault(facet, title)
     # The filters some run has (a wiki of no runs yet has none).
-    order = [facet for facet in (*COMMON, *_facet_order(runs)) if facet in postings]
+    order = [facet for facet in (*COMMON, *_facet_order(present)) if facet in postings]
     described = {}
     for facet in order:
         listed = [
@@ -192,11 +193,11 @@ def files(shares: list[dict[str, Any]]) -> dict[str, str]:
     return found
 
 
-def _facet_order(runs: list[dict[str, Any]]) -> list[str]:
-    """Each tool's filters in its fingerprint's order, tools in the registry's order."""
+def _facet_order(present: set[str]) -> list[str]:
+    """Each tool's filters in its fingerprint's order, tools in the registry's order (those some run has)."""
     order: list[str] = []
     for tool_name in tools.NAMES:
-        if not any(run["tool"] == tool_name for run in runs):
+        if tool_name not in present:
             continue
         tool = tools.get(tool_name)
         for facet in [*(ADDRESS_NAMES.get(key, key) for key in tool.fingerprint_names), *tool.finder_extra_names]:
