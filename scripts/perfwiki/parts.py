@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from . import publish
-from .cache import AS_IT_IS, DICTIONARY, Cache
+from .cache import AS_IT_IS, DICTIONARY, SHARE_KINDS, Cache
 from .files import link_or_copy
 
 if TYPE_CHECKING:
@@ -93,7 +93,7 @@ class Parts:
         for part in self.parts:
             if job.key not in part.reports:
                 continue
-            entries = [(kind, job.key, ".pickle") for kind in ("reports", "shares", "files")]
+            entries = [(kind, job.key, ".pickle") for kind in ("reports", *SHARE_KINDS, "files")]
             if not all(part.cache.path(*entry).is_file() for entry in entries):
                 continue
             for raw_file in job.raw_files:
