@@ -174,9 +174,9 @@ _CHUNK = 64 * 1024
 DICTIONARY = ("dictionaries", key("runs"), "")
 # The dictionaries this process read or made, by their path.
 _DICTIONARIES: dict[Path, bytes] = {}
-# A report's share of the site index is cached as two entries: its runs as the environment pages and the
-# run finder list them, with the report's title and date ("listings"), and the rest ("shares"). The
-# finder, made on a worker beside the rest of the index, reads the first alone: half of every share.
+# A report's share of the site index is cached as two entries: its runs as the run finder lists them,
+# with the report's title and date ("listings"), and the rest ("shares"). The finder is made on a worker
+# from the first alone while the ingest makes the rest of the index from the second: each reads half.
 SHARE_KINDS = ("shares", "listings")
 
 

@@ -910,7 +910,7 @@ def _site_index(
     keys = [job.key for job in jobs]
     finding = pool.submit(_run_finder, root, keys, staging["runs"]) if staging and pool else None
     store = Cache(root)
-    shares = [_load_share(store, key) for key in keys]
+    shares = [store.load("shares", key) for key in keys]  # what the finder lists aside (_run_finder)
     held = {datafile.name("held_back"): datafile.dump(held_back)}
     data = _utf8({**index_pages.index_files(shares), **held})
     # Each scenario's old keys (scenario_aliases.py): found against the last ingest's data/ as well as content/.
@@ -918,7 +918,11 @@ def _site_index(
     runs: list[str] = []  # not publishing, the index was made for what keep_old_keys says alone
     if staging is not None:
         write_files(staging["runs"], _utf8({COMPARE: index_pages.compare_index(shares)}))
-        runs = sorted([COMPARE, *(finding.result() if finding else _write_run_finder(shares, staging["runs"]))])
+        if finding is not None:
+            found = finding.result()
+        else:  # no pool: made here, from the listings
+            found = _write_run_finder([store.load("listings", key) for key in keys], staging["runs"])
+        runs = sorted([COMPARE, *found])
     return SiteIndex(made, {"data": sorted(data), "runs": runs}, data, problems)
 
 
@@ -948,12 +952,6 @@ _LISTED = ("report", "title", "date", "environments")
 def _save_share(store: Cache, key: str, share: dict[str, Any]) -> None:
     store.save("listings", key, {name: share[name] for name in _LISTED})
     store.save("shares", key, {name: value for name, value in share.items() if name != "environments"})
-
-
-def _load_share(store: Cache, key: str) -> dict[str, Any] | None:
-    """A report's whole share, from its two entries; None when either is missing or unreadable."""
-    share, listing = store.load("shares", key), store.load("listings", key)
-    return None if share is None or listing is None else {**share, **listing}
 
 
 def _write_run_finder(shares: list[dict[str, Any]], folder: str) -> list[str]:
