@@ -199,6 +199,28 @@ def test_a_damaged_cache_entry_of_published_files_is_built_again(site):
     assert published(site) == before
 
 
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_damaged_share_is_built_again_not_a_crash(site, workers):
+    """A report's share of the site index that the cache cannot give back (cut short here, one entry of
+    each kind) is found when the index is made: its report is built again, and what is published is
+    what a clean ingest publishes. It used to stop the ingest with a TypeError."""
+    ingest_module.ingest(site, out=None)
+    before = published(site)
+    damaged = [
+        sorted((site / ".perfwiki-cache" / kind).iterdir())[index] for index, kind in enumerate(cache.SHARE_KINDS)
+    ]
+    for entry in damaged:
+        entry.write_bytes(entry.read_bytes()[:40])
+    raw = site / "content" / "reports" / REPORT / "raw" / "nvme-raw" / "fio-bandwidth-iops-latency.md"
+    original = raw.read_bytes()
+    raw.write_bytes(original + b"\n" + original)  # more runs: the index is made again, from every share
+    assert ingest_module.ingest(site, workers=workers, out=None).built >= 2
+    raw.write_bytes(original)
+    assert ingest_module.ingest(site, workers=workers, out=None).built == 1
+    assert published(site) == before
+    assert all(cache.Cache(site).load(kind, entry.stem) for kind, entry in zip(cache.SHARE_KINDS, damaged, strict=True))
+
+
 def test_long_runs_draw_a_progress_bar_on_a_terminal(site, monkeypatch):
     class Terminal(io.StringIO):
         def isatty(self):

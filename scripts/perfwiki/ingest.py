@@ -728,6 +728,17 @@ def _ingest(
         # The plan, the reports built here and the site index are large trees of plain objects, all
         # kept: the collector found nothing in them (collector.py). Workers turn it on again.
         with collector.paused():
+            for _ in range(_TRIES):
+                try:
+                    return _build(root, workers, out, generation, part, joined)
+                except DamagedShares as damaged:
+                    # Found while making the index, before anything was published: their reports are
+                    # forgotten by the cache, and the ingest runs again and builds them.
+                    if generation:
+                        publish.abandon(root, generation.pop())
+                    store = Cache(root)
+                    for key in damaged.keys:
+                        store.path("reports", key, ".pickle").unlink(missing_ok=True)
             return _build(root, workers, out, generation, part, joined)
     except BaseException as exc:
         committed = bool(generation) and publish.current(root) == generation[0]
@@ -911,7 +922,14 @@ def _site_index(
     keys = [job.key for job in jobs]
     finding = pool.submit(_run_finder, root, keys, staging["runs"]) if staging and pool else None
     store = Cache(root)
-    shares = [store.load("shares", key) for key in keys]  # what the finder lists aside (_run_finder)
+    shares = [store.load("shares", key) for key in keys]  # the finder's listings: _run_finder
+    if None in shares:  # what the worker finds damaged too, so that one more ingest builds them all
+        damaged = [key for key, share in zip(keys, shares, strict=True) if share is None]
+        try:
+            finding.result() if finding else _all_read(keys, [store.load("listings", key) for key in keys])
+        except DamagedShares as also:
+            damaged += also.keys
+        raise DamagedShares(damaged)
     held = {datafile.name("held_back"): datafile.dump(held_back)}
     data = _utf8({**index_pages.index_files(shares), **held})
     # Each scenario's old keys (scenario_aliases.py): found against the last ingest's data/ as well as content/.
@@ -923,7 +941,7 @@ def _site_index(
         if finding is not None:
             found = finding.result()
         else:  # no pool: made here, from the listings
-            found = _write_run_finder([store.load("listings", key) for key in keys], staging["runs"])
+            found = _write_run_finder(_all_read(keys, [store.load("listings", key) for key in keys]), staging["runs"])
         runs = sorted([COMPARE, *found])
     return SiteIndex(made, {"data": sorted(data), "runs": runs}, data, problems)
 
@@ -936,11 +954,32 @@ def _run_finder(root: Path, keys: list[str], folder: str) -> list[str]:
     # letting go of it object by object took 0.3 s at 100,000 runs. Frozen, the collection that comes
     # with the collector back does not walk it either (its first young one took 1.4 s).
     with collector.paused():
-        listings = [store.load("listings", key) for key in keys]  # all the finder reads of a share
+        listings = _all_read(keys, [store.load("listings", key) for key in keys])  # all the finder reads of a share
         names = _write_run_finder(listings, folder)
         _LEFT_TO_EXIT.append(listings)
         gc.freeze()
     return names
+
+
+# How many times an ingest starts again for reports whose cache entries it found damaged (DamagedShares).
+_TRIES = 2
+
+
+class DamagedShares(Exception):
+    """Reports whose share of the site index the cache could not give back (an entry cut short or
+    changed by hand; entries are written whole): `keys`, to be built again."""
+
+    def __init__(self, keys: list[str]) -> None:
+        super().__init__(keys)
+        self.keys = keys
+
+
+def _all_read(keys: list[str], entries: list[Any]) -> list[Any]:
+    """The entries read from the cache for these reports' keys, each there; else DamagedShares."""
+    damaged = [key for key, entry in zip(keys, entries, strict=True) if entry is None]
+    if damaged:
+        raise DamagedShares(damaged)
+    return entries
 
 
 # What a worker keeps until it exits (_run_finder).
