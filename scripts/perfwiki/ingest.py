@@ -922,7 +922,7 @@ def _site_index(
     keys = [job.key for job in jobs]
     finding = pool.submit(_run_finder, root, keys, staging["runs"]) if staging and pool else None
     store = Cache(root)
-    shares = [store.load("shares", key) for key in keys]  # the finder's listings: _run_finder
+    shares = [store.load("shares", key) for key in keys]  # the listings are the finder's (_run_finder)
     if None in shares:  # what the worker finds damaged too, so that one more ingest builds them all
         damaged = [key for key, share in zip(keys, shares, strict=True) if share is None]
         try:
@@ -947,7 +947,7 @@ def _site_index(
 
 
 def _run_finder(root: Path, keys: list[str], folder: str) -> list[str]:
-    """_write_run_finder on a worker, from the shares it reads itself (fewer bytes than sending them)."""
+    """_write_run_finder on a worker, from the listings it reads itself (fewer bytes than sending them)."""
     store = Cache(root)
     # A large tree of plain objects, all kept (collector.py). It is the worker's last task, and a forked
     # worker ends by os._exit, which gives the memory back at once: the tree is left to that, where
