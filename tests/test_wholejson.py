@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from perfwiki import segments, wholejson
+from perfwiki import datafile, segments, wholejson
 from perfwiki.extract import extract
 from perfwiki.tools.fio.json_output import find_documents
 from support import ROOT
@@ -80,8 +80,9 @@ def _same(a, b) -> bool:
 
 
 def test_loads_reads_what_json_reads_through_orjson_or_not():
-    """wholejson.loads is json.loads, faster: where orjson would read a document otherwise than json
-    (an integer past 64 bits it rounds to a float) or refuses what json takes, json reads it."""
+    """datafile.loads (is_one_object's decoder) is json.loads, faster: where orjson would read a
+    document otherwise than json (an integer past 64 bits it rounds to a float) or refuses what json
+    takes, json reads it."""
     real = [FIO_JSON.read_text(encoding="utf-8"), IPERF3_JSON.read_text(encoding="utf-8").split("\n", 1)[1]]
     edges = [
         '{"io_bytes": 18446744073709551616, "runtime": -9223372036854775809}',  # past 64 bits
@@ -93,10 +94,10 @@ def test_loads_reads_what_json_reads_through_orjson_or_not():
         '{"clat_ns": {"mean": 0.30000000000000004, "min": 5e-324, "max": 1.7976931348623157e308}}',
     ]
     for text in real + edges:
-        assert _same(wholejson.loads(text), json.loads(text)), text[:60]
-    assert wholejson.loads(edges[0])["io_bytes"] == 2**64  # not 1.8446744073709552e19
+        assert _same(datafile.loads(text), json.loads(text)), text[:60]
+    assert datafile.loads(edges[0])["io_bytes"] == 2**64  # not 1.8446744073709552e19
     for broken in ('{"a": 1', '{"a": 1} {"b": 2}', "\ufeff{}"):
-        for read in (json.loads, wholejson.loads):
+        for read in (json.loads, datafile.loads):
             try:
                 read(broken)
             except ValueError:

@@ -56,10 +56,29 @@ def dump_with_json(document: Any) -> str:
 
 
 def load(path: Path) -> Any:
-    return json.loads(path.read_text(encoding="utf-8"))
+    return loads(path.read_text(encoding="utf-8"))
+
+
+# Every digit as "0", to find an integer of 20 digits or more: orjson reads one past 64 bits as a
+# float, json as that integer. (A regular expression took ten times orjson's decode to look.)
+_ZEROS = bytes.maketrans(b"123456789", b"000000000")
+_LONG_INTEGER = b"0" * 20
 
 
 def loads(text: str) -> Any:
+    """json.loads(text), the same objects, through orjson where it reads them alike: 0.020 ms instead of
+    0.066 for a 14 KB fio document, a tenth of parsing one. Numbers fio and iperf3 print read the
+    same (checked on 600,000 random floats); what orjson refuses and json takes (NaN, 1e400, a lone
+    surrogate) goes to json, as does any integer orjson would round."""
+    try:
+        data = text.encode()
+    except UnicodeEncodeError:  # a lone surrogate: only json reads it
+        return json.loads(text)
+    if _LONG_INTEGER not in data.translate(_ZEROS):
+        try:
+            return orjson.loads(data)
+        except orjson.JSONDecodeError:
+            pass
     return json.loads(text)
 
 

@@ -728,10 +728,14 @@ def _ingest(
         # The plan, the reports built here and the site index are large trees of plain objects, all
         # kept: the collector found nothing in them (collector.py). Workers turn it on again.
         with collector.paused():
-            for _ in range(_TRIES):
+            tries = _TRIES
+            while True:
                 try:
                     return _build(root, workers, out, generation, part, joined)
                 except DamagedShares as damaged:
+                    if not tries:
+                        raise
+                    tries -= 1
                     # Found while making the index, before anything was published: their reports are
                     # forgotten by the cache, and the ingest runs again and builds them.
                     if generation:
@@ -739,7 +743,6 @@ def _ingest(
                     store = Cache(root)
                     for key in damaged.keys:
                         store.path("reports", key, ".pickle").unlink(missing_ok=True)
-            return _build(root, workers, out, generation, part, joined)
     except BaseException as exc:
         committed = bool(generation) and publish.current(root) == generation[0]
         if generation and not committed:
@@ -926,7 +929,10 @@ def _site_index(
     if None in shares:  # what the worker finds damaged too, so that one more ingest builds them all
         damaged = [key for key, share in zip(keys, shares, strict=True) if share is None]
         try:
-            finding.result() if finding else _all_read(keys, [store.load("listings", key) for key in keys])
+            if finding is not None:
+                finding.result()
+            else:
+                _listings(store, keys)
         except DamagedShares as also:
             damaged += also.keys
         raise DamagedShares(damaged)
@@ -941,7 +947,7 @@ def _site_index(
         if finding is not None:
             found = finding.result()
         else:  # no pool: made here, from the listings
-            found = _write_run_finder(_all_read(keys, [store.load("listings", key) for key in keys]), staging["runs"])
+            found = _write_run_finder(_listings(store, keys), staging["runs"])
         runs = sorted([COMPARE, *found])
     return SiteIndex(made, {"data": sorted(data), "runs": runs}, data, problems)
 
@@ -954,7 +960,7 @@ def _run_finder(root: Path, keys: list[str], folder: str) -> list[str]:
     # letting go of it object by object took 0.3 s at 100,000 runs. Frozen, the collection that comes
     # with the collector back does not walk it either (its first young one took 1.4 s).
     with collector.paused():
-        listings = _all_read(keys, [store.load("listings", key) for key in keys])  # all the finder reads of a share
+        listings = _listings(store, keys)  # all the finder reads of a share
         names = _write_run_finder(listings, folder)
         _LEFT_TO_EXIT.append(listings)
         gc.freeze()
@@ -974,12 +980,13 @@ class DamagedShares(Exception):
         self.keys = keys
 
 
-def _all_read(keys: list[str], entries: list[Any]) -> list[Any]:
-    """The entries read from the cache for these reports' keys, each there; else DamagedShares."""
-    damaged = [key for key, entry in zip(keys, entries, strict=True) if entry is None]
+def _listings(store: Cache, keys: list[str]) -> list[dict[str, Any]]:
+    """These reports' listings from the cache, each there; else DamagedShares naming those that are not."""
+    listings = [store.load("listings", key) for key in keys]
+    damaged = [key for key, listing in zip(keys, listings, strict=True) if listing is None]
     if damaged:
         raise DamagedShares(damaged)
-    return entries
+    return listings
 
 
 # What a worker keeps until it exits (_run_finder).

@@ -103,14 +103,13 @@ def keep_old_keys(root: Path, files: dict[str, bytes], publishing: bool) -> tupl
     `files` are this ingest's (scenario_index.json, scenarios/<key>.json); what moved is found against
     the last ingest's data/, and written into the table, only when this ingest publishes.
     """
-    text, problems = _table_text(root)
-    entries, table_problems = aliases.read(TABLE, text)
-    problems += table_problems
+    text, entries, problems, unreadable = _read_table(root)
+    problems += unreadable
     index = json.loads(files[INDEX])
     before = _published_before(root, set(index)) if publishing else {}
     if before:  # some key is gone (most ingests: none, and no scenario document is read)
         found = moved(before, _now(files, index))
-        if found and not table_problems:
+        if found and not unreadable:
             entries, notes = renames.keep(
                 root, TABLE, text, entries, found, header=_HEADER, written=_WRITTEN, noun="scenario key"
             )
@@ -127,10 +126,16 @@ def table_problems(root: Path, published_index: bytes) -> list[Problem]:
     """What keep_old_keys says of the table when the index it was given is the one published last time,
     with this very table (`published_index`: that scenario_index.json): nothing moved since, so only
     the table's own problems, which every ingest reports."""
-    text, unread = _table_text(root)
-    entries, unreadable_lines = aliases.read(TABLE, text)
+    _, entries, unread, unreadable = _read_table(root)
     _, wrong = check(entries, set(json.loads(published_index)))
-    return unread + unreadable_lines + wrong
+    return unread + unreadable + wrong
+
+
+def _read_table(root: Path) -> tuple[str | None, dict[str, tuple[str, int]], list[Problem], list[Problem]]:
+    """The table's text, its entries, what kept the file from being read, and the lines it could not read."""
+    text, unread = _table_text(root)
+    entries, unreadable = aliases.read(TABLE, text)
+    return text, entries, unread, unreadable
 
 
 def table_text(root: Path) -> str | None:
