@@ -108,3 +108,46 @@ def test_rows_come_200_to_a_file():
     report = json.loads(files["_find/facets.json"])["facets"]["report"]
     assert report["many"] == finder.ROWS_PER_FILE + 1 > finder.LISTED_VALUES and "values" not in report
     assert json.loads(files["_find/values-report.json"])[0] == ["report-000", "report-000", 1]
+
+
+def test_each_value_s_rows_are_the_runs_that_have_it_when_runs_share_their_values():
+    """Runs of one scenario share one mapping of their values (index_share), walked once for all of
+    them (finder._postings): each value's rows must still be exactly, and in order, the rows whose run
+    has it, across reports whose runs interleave in the list."""
+    names = [
+        "fio/fio-3.33-mixed-engines-group-reporting.txt",
+        "fio/fio-3.33-randread-direct-then-buffered.txt",
+        "fio/fio-3.33-two-groups.txt",
+        "fio/fio-3.33-randrw-numjobs2.json",
+        "iperf3/iperf3-3.12-loopback-P4-t1.txt",
+    ]
+    # Each file on two environments: the same values twice in a report.
+    runs = [run for name in names for env in ("env-a", "env-b") for run in fixture_runs(name, env)]
+    for number, run in enumerate(runs):
+        run.id = f"run-{number}"  # as ingest names them (ids.py), each its own
+        run.unique_title = f"title {number % 5}"  # the list (by title) takes runs of each set in turn
+    # Three reports of the same runs, so each set of values is in each of them too.
+    shares = [index_share(f"report-{n}", runs, None, None) for n in range(3)]
+    reused = [entry["facets"] for entries in shares[0]["environments"].values() for entry in entries]
+    assert len({id(facets) for facets in reused}) < len(reused)  # some runs share one mapping
+    files = {name: json.loads(text) for name, text in finder.files(shares).items()}
+    rows = files["_find/rows-0.json"]
+    by_run = {run.id: run for run in runs}
+    expected: dict[str, dict[str, list[int]]] = {}
+    for number, row in enumerate(rows):
+        run = by_run[row["id"]]
+        facets = {name: [[row[name]]] for name in finder.COMMON} | finder.run_facets(run)
+        for facet, entries in facets.items():
+            for entry in entries:
+                expected.setdefault(facet, {}).setdefault(entry[0], []).append(number)
+    meta = files["_find/facets.json"]
+    assert set(meta["order"]) == set(expected)
+    for facet, lists in expected.items():
+        assert {value: rows_of(gaps) for value, gaps in files[f"_find/by-{facet}.json"].items()} == lists
+        counts = {value: count for value, _, count in meta["facets"][facet]["values"]}
+        assert counts == {value: len(found) for value, found in lists.items()}
+    # Per tool, as many runs of that tool as have the value.
+    for facet, info in meta["facets"].items():
+        for tool, counts in (info.get("per_tool") or {}).items():
+            for value, count in counts.items():
+                assert count == sum(rows[n]["tool"] == tool for n in expected[facet][value])
