@@ -529,6 +529,4 @@ def _compare_cell(cell: dict[str, Any]) -> dict[str, Any]:
 def _median(values: tuple[Any, ...]) -> float | None:
     """The median of a metric over an environment's runs of one scenario (None when none measured it)."""
     numbers = history.measured(values)
-    if len(numbers) == 1:  # most cells: one run (statistics.median gives it back as it is)
-        return numbers[0]
     return statistics.median(numbers) if numbers else None
