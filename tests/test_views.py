@@ -98,3 +98,38 @@ def test_an_environment_page_names_its_closest_environments_not_every_one():
         ("env-05", 1),
     ]
     assert related["env-29"]["closest"][0] == {"environment": "env-00", "scenarios": 1}
+
+
+def test_related_environments_are_those_sharing_the_most_scenarios_counted_pair_by_pair():
+    """The bit-sliced counts (pages/index.py) against the definition: for each pair of environments,
+    the scenarios both ran. 60 environments over 9 scenarios give counts 0 to 9 (four planes), ties
+    cut by name, environments with no relative, and scenarios run several times on one environment."""
+    import random
+
+    from perfwiki.pages import index as index_views
+
+    chance = random.Random(34)
+    names = [f"env-{n:02d}" for n in range(60)]
+    scenarios = {
+        f"scenario-{s}": {
+            "runs": [{"environment": name} for name in names for _ in range(chance.choice((0, 0, 1, 2)))]
+            + [{"environment": None}]
+        }
+        for s in range(9)
+    }
+    scenarios["alone"] = {"runs": [{"environment": "env-solo"}]}
+    ran = {name: set() for name in [*names, "env-solo"]}
+    for key, scenario in scenarios.items():
+        for run in scenario["runs"]:
+            if run["environment"]:
+                ran[run["environment"]].add(key)
+    related = index_views._related(scenarios)
+    for name, mine in ran.items():
+        shared = {other: len(mine & theirs) for other, theirs in ran.items() if other != name and mine & theirs}
+        if not mine or not shared:
+            assert name not in related
+            continue
+        ranked = sorted(shared.items(), key=lambda item: (-item[1], item[0]))[: index_views.RELATED_SHOWN]
+        assert related[name]["count"] == len(shared)
+        assert [(e["environment"], e["scenarios"]) for e in related[name]["closest"]] == ranked
+    assert "env-solo" not in related and max(len(mine) for mine in ran.values()) >= 8

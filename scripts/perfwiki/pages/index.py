@@ -278,38 +278,53 @@ def _related(scenarios: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
     Returns {env: {"closest": [{environment, scenarios}], "count": n}}: the RELATED_SHOWN
     sharing the most scenarios (then by name), and how many there are in all.
 
-    Every pair of environments is compared, as a bit set of scenarios each: counting the shared
-    ones scenario by scenario took time in the square of the environments on each scenario
-    (0.1 s at 10,000 runs, ten seconds at 100,000, alone in the parent after the workers).
+    The counts are bit-sliced: each scenario is a bit set over the environments (in name order),
+    and an environment's count against every other is the sum of its scenarios' sets, added as
+    binary planes (plane p holds bit p of every count), a few big-integer operations per scenario.
+    Comparing every pair of environments took 0.35 s at 100,000 runs (2,000 environments, 157
+    scenarios), on the critical path of an ingest that changes one report's results; counting
+    scenario by scenario took time in the square of the environments on each.
     """
-    masks: dict[str, int] = {}
+    scenario_sets: dict[str, list[int]] = {}
     for bit, scenario in enumerate(scenarios.values()):
         for run in scenario["runs"]:
             if run["environment"]:
-                masks[run["environment"]] = masks.get(run["environment"], 0) | 1 << bit
-    names = sorted(masks)
-    sets = [masks[name] for name in names]
+                scenario_sets.setdefault(run["environment"], []).append(bit)
+    names = sorted(scenario_sets)
+    environments = [0] * len(scenarios)  # per scenario, the environments that ran it, bit i for names[i]
+    for index, name in enumerate(names):
+        for bit in scenario_sets[name]:
+            environments[bit] |= 1 << index
     related = {}
     for index, name in enumerate(names):
-        mask = sets[index]
-        shared = [(mask & other).bit_count() for other in sets]
-        shared[index] = 0  # not its own relative
-        count = len(shared) - shared.count(0)
+        planes: list[int] = []
+        for bit in dict.fromkeys(scenario_sets[name]):  # a scenario once, however many runs it has here
+            carry = environments[bit]
+            for plane, held in enumerate(planes):
+                planes[plane], carry = held ^ carry, held & carry
+                if not carry:
+                    break
+            else:
+                planes.append(carry)
+        others = 0
+        for held in planes:
+            others |= held
+        others &= ~(1 << index)  # not its own relative
+        count = others.bit_count()
         if not count:
             continue
         closest: list[dict[str, Any]] = []
-        # Counts from the highest down; within one, names in order: the RELATED_SHOWN first ones, each
-        # found by list.index (a scan of every environment per count took half of this function).
-        for value in sorted(set(shared), reverse=True):
-            other = -1
-            while value and len(closest) < RELATED_SHOWN:
-                try:
-                    other = shared.index(value, other + 1)
-                except ValueError:
-                    break
-                closest.append({"environment": names[other], "scenarios": value})
-            if not value or len(closest) == RELATED_SHOWN:
-                break
+        while others and len(closest) < RELATED_SHOWN:
+            # Those left that share the most: kept plane by plane from the highest down, where any has it.
+            most, shared = others, 0
+            for plane in range(len(planes) - 1, -1, -1):
+                if found := most & planes[plane]:
+                    most, shared = found, shared | 1 << plane
+            others &= ~most
+            while most and len(closest) < RELATED_SHOWN:  # by name: the lowest bits first
+                lowest = most & -most
+                closest.append({"environment": names[lowest.bit_length() - 1], "scenarios": shared})
+                most ^= lowest
         related[name] = {"closest": closest, "count": count}
     return related
 
