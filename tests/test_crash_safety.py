@@ -111,9 +111,14 @@ def states(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, str]
 
 
 # Every step of a publication, in order (publish.crash_point): n is the how-many-th time it is reached.
-# `staged` is each file put into the new generation; `published` each of the three links.
+# `recycling` is the generation before the current one taken over (its manifest gone, not yet renamed),
+# `recycled` the same with what differs taken out; `staged` is each file put into the new generation;
+# `published` each of the three links. Each publication here takes the generation before over, so
+# none removes an older one (`pruned`: test_a_generation_that_cannot_be_taken_over_is_made_anew).
 KILL_POINTS = [
     "started:1",
+    "recycling:1",
+    "recycled:1",
     "staged:1",
     "staged:7",
     "staged:40",
@@ -123,7 +128,6 @@ KILL_POINTS = [
     "committed:1",
     "published:1",
     "published:3",
-    "pruned:1",
     "done:1",
 ]
 
@@ -150,7 +154,7 @@ def test_ingest_killed_at_every_step_is_recovered_by_the_next(tmp_path, states):
         assert published(site) == states[state], point
         assert leftovers(site) == [], point
     # The kill points are on both sides of the commit: the site was the old one up to the rename, the new one after.
-    assert [side for point, side in reached] == ["before"] * 7 + ["after"] * 5
+    assert [side for point, side in reached] == ["before"] * 9 + ["after"] * 4
 
 
 def test_a_second_kill_during_recovery_is_recovered_too(tmp_path, states):

@@ -515,9 +515,14 @@ def test_the_site_index_is_linked_from_the_generation_in_use_until_a_share_chang
     raw.write_bytes(original + b"\n<!-- edited -->\n")  # its runs as they were
     assert ingest(site).returncode == 0
     assert [path.stat().st_ino for path in index_files] == first
-    # The cache keeps what each report published (names), never the index's bytes.
+    # The cache keeps what each report published (names), never the index's bytes: the names of the
+    # reports of both generations kept, the older being the one the next ingest takes over (publish.recycle).
     reports = len(list((site / "content" / "reports").glob("*/index.md")))
-    assert len(list((site / ".perfwiki-cache" / "files").iterdir())) == reports
+    publishing = site / ".perfwiki-publish"
+    current = json.loads((publishing / "current" / "manifest.json").read_text(encoding="utf-8"))
+    replaced = json.loads((publishing / current["replaces"] / "manifest.json").read_text(encoding="utf-8"))
+    kept = {*current["reports"], *replaced["reports"]}
+    assert len(list((site / ".perfwiki-cache" / "files").iterdir())) == len(kept) == reports + 1
     raw.write_bytes(original + b"\n" + original)  # its runs twice over: the index is made again
     assert ingest(site).returncode == 0
     assert all(path.stat().st_ino != before for path, before in zip(index_files, first, strict=True))
@@ -539,3 +544,78 @@ def test_the_run_finder_made_on_a_worker_is_the_one_made_here(tmp_path):
     ]
     assert manifests[0]["index_files"] == manifests[1]["index_files"]
     assert "compare.json" in manifests[0]["index_files"]["runs"]
+
+
+def _generation_tree(generation: Path) -> tuple[dict[str, str], list[str]]:
+    """(path -> sha256 of every file, every folder) of a generation's trees, its manifest left out."""
+    files, folders = {}, []
+    for path in sorted(generation.rglob("*")):
+        name = path.relative_to(generation).as_posix()
+        if path.is_dir():
+            folders.append(name)
+        elif name != "manifest.json":
+            files[name] = hashlib.sha256(path.read_bytes()).hexdigest()
+    return files, folders
+
+
+def test_a_changed_report_is_swapped_alone_into_the_generation_before_the_current_one(site, tmp_path):
+    """publish.recycle: the ingest after next takes the first generation over. The other reports'
+    folders are the very ones it had (not made again, nor their files linked again), and it ends up
+    the same, file for file and folder for folder, as a generation a new site makes of that content."""
+    publishing = site / ".perfwiki-publish"
+    raw_name = Path("content") / "reports" / REPORT / "raw" / "nvme-raw" / "fio-bandwidth-iops-latency.md"
+    original = (site / raw_name).read_bytes()
+    other = "vm-vs-bare-metal"  # a report that does not change
+
+    def untouched() -> tuple[Path, dict[str, int]]:
+        current = publishing / os.readlink(publishing / "current")
+        folders = {"raw files": current / "reports" / other / "raw", "exports": current / "exports" / other}
+        return current, {what: folder.stat().st_ino for what, folder in folders.items()}
+
+    assert ingest(site).returncode == 0
+    first, before = untouched()
+    (site / raw_name).write_bytes(original * 2)  # its runs twice over: the report and the site index change
+    assert ingest(site).returncode == 0  # a new generation: the first one is in use
+    (site / raw_name).write_bytes(original * 3)
+    done = ingest(site)
+    assert done.returncode == 0, done.stderr
+    third, after = untouched()
+    assert third != first and not first.exists()  # renamed: its name is what it now publishes
+    assert after == before
+    assert json.loads((third / "manifest.json").read_text(encoding="utf-8"))["replaces"] != first.name
+    (tmp_path / "fresh").mkdir()
+    fresh = copy_site_sources(tmp_path / "fresh")
+    (fresh / raw_name).write_bytes(original * 3)
+    assert ingest(fresh).returncode == 0
+    made = fresh / ".perfwiki-publish" / os.readlink(fresh / ".perfwiki-publish" / "current")
+    assert made.name == third.name
+    assert _generation_tree(third) == _generation_tree(made)
+
+
+def test_a_generation_that_cannot_be_taken_over_is_made_anew(site):
+    """The generation before the current one, made by a perfwiki that did not list what it held back
+    in its manifest, is not taken over: a new generation is made and that one removed at the commit."""
+    publishing = site / ".perfwiki-publish"
+    raw = site / "content" / "reports" / REPORT / "raw" / "nvme-raw" / "fio-bandwidth-iops-latency.md"
+    original = raw.read_bytes()
+    assert ingest(site).returncode == 0
+    first = os.readlink(publishing / "current")
+    raw.write_bytes(original * 2)
+    assert ingest(site).returncode == 0
+    manifest = publishing / first / "manifest.json"
+    older = json.loads(manifest.read_text(encoding="utf-8"))
+    del older["held_back"]
+    manifest.write_text(json.dumps(older), encoding="utf-8")
+    raw.write_bytes(original * 3)
+    killed = subprocess.run(
+        perfwiki_command() + ["ingest", "--root", str(site)],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PERFWIKI_CRASH_AT": "pruned:1"},
+    )
+    assert killed.returncode < 0  # killed where the commit removes the generation not taken over
+    assert not (publishing / first).exists()
+    assert ingest(site).returncode == 0
+    current = os.readlink(publishing / "current")
+    replaced = json.loads((publishing / current / "manifest.json").read_text(encoding="utf-8"))["replaces"]
+    assert sorted(path.name for path in publishing.iterdir()) == sorted(["current", current, replaced])

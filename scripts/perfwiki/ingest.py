@@ -26,8 +26,9 @@ import functools
 import gc
 import json
 import os
+import shutil
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
@@ -808,12 +809,18 @@ def _build(
     previous = publish.folders(root, in_use) if in_use else {}
     whole = bool(previous) and all(path.is_dir() for path in previous.values())
     publishing = bool(to_build) or not (last.get("output") == output and whole)
+    # The names of the files of the two generations kept: the next ingest takes the older over (_recycled).
+    for key in [*last.get("reports", []), *publish.manifest(root, last.get("replaces")).get("reports", [])]:
+        store.mark("files", key, ".pickle")
     staging = None
+    building = {job.slug for job in to_build}
+    there: set[str] = set()  # the reports whose files the generation being built holds already
     if publishing:
         # Named by what it publishes: the same content/ gives the same generation, byte for byte.
         name = output[:16] if output[:16] != in_use else f"{output[:16]}-again"
         generation.append(name)
-        staging = publish.begin(root, name)
+        recycled = _recycled(root, store, last, in_use, jobs, building, name) if not (part or joined) else None
+        staging, there = recycled or (publish.begin(root, name), there)
         still_published = set(last.get("reports", [])) if whole else set()
         for job in jobs:
             job.staging = staging
@@ -823,8 +830,7 @@ def _build(
                 job.previous = adopted[job.slug]
     elif not publish.linked(root):  # published before generations, or a link removed by hand
         publish.link_published(root)
-    building = {job.slug for job in to_build}
-    to_publish = [job for job in jobs if job.slug not in building] if publishing else []
+    to_publish = [job for job in jobs if job.slug not in building and job.key not in there] if publishing else []
     done = progress.bar(len(to_extract) + len(to_build), out)
     # A large raw file, and a report with one, are worked on in a process of their own first.
     large_files = [raw_file for raw_file in to_extract if _large(root, [raw_file])]
@@ -838,7 +844,8 @@ def _build(
         done(job.slug)
     to_extract = [raw_file for raw_file in to_extract if not any(raw_file is large for large in large_files)]
     to_build = [job for job in to_build if not any(job is large for large in large_reports)]
-    busy = len(to_extract) > 1 or len(to_build) > 1 or len(to_publish) > 1
+    # Publishing, the run finder's files are made on a worker beside the rest of the site index (_site_index).
+    busy = len(to_extract) > 1 or len(to_build) > 1 or len(to_publish) > 1 or (publishing and len(jobs) > 1)
     with _pool(workers, busy) as pool:
         for _ in _in_parallel(extract_files, _batches(to_extract, workers), root, pool, done):
             pass
@@ -872,10 +879,71 @@ def _build(
             if (root / "data" / ledger).is_file():
                 write_files(staging["data"], {ledger: (root / "data" / ledger).read_bytes()})
         made_from = {"output": output, "reports": [job.key for job in jobs], "index": index.made}
+        made_from["held_back"] = sorted(held_back)  # their ledgers, which _recycled takes out
         publish.commit(root, generation[0], {**made_from, "index_files": index.names})
     store.prune()
     publish.crash_point("done")
     return result
+
+
+def _recycled(
+    root: Path, store: Cache, last: dict, in_use: str | None, jobs: list[ReportJob], building: set[str], name: str
+) -> tuple[dict[str, str], set[str]] | None:
+    """The generation the one in use replaced, taken over as generation `name` (publish.recycle), with
+    what differs taken out: ({tree: folder}, the keys of the reports it holds already). None when there
+    is none to take over, or one whose reports' files the cache cannot name.
+
+    What it holds of a report is a function of the report's key, as what publish_report links is: a
+    report of the same key is left as it is, every other one's files are taken out (their names from
+    the cache, and the report's copies of its raw files, under <slug>/raw/), as are its site index's
+    files and the ledgers of the reports it held back. What is put in is what a new generation would
+    get, and files go into a generation with O_EXCL: a name left behind fails, never overwritten.
+    """
+    before = last.get("replaces")
+    old = publish.manifest(root, before) if before and before != in_use else {}
+    if not {"reports", "index_files", "held_back"} <= old.keys():
+        return None  # none, or made by a perfwiki that did not say what it held back
+    if not all(path.is_dir() for path in publish.folders(root, before).values()):
+        return None
+    there = {job.key for job in jobs if job.slug not in building} & set(old["reports"])
+    removed = [store.load("files", key) for key in old["reports"] if key not in there]
+    if None in removed:
+        return None
+    staging = publish.recycle(root, before, name)
+    emptied: set[str] = set()
+    for names in removed:
+        for tree, entries in names.items():
+            _take_out(staging[tree], entries, emptied)
+        # Its own folder is the one its charts.json is in (build_report); its raw files are under it.
+        for own in [entry.rpartition("/")[0] for entry in names.get("raw", ()) if entry.endswith("/charts.json")]:
+            shutil.rmtree(f"{staging['raw']}/{own}/raw", ignore_errors=True)
+            emptied.add(f"{staging['raw']}/{own}")
+    for tree, entries in old["index_files"].items():
+        _take_out(staging[tree], entries, emptied)
+    ledgers = [datafile.name(f"{run_renames.LEDGER}/{slug}") for slug in old["held_back"]]
+    _take_out(staging["data"], ledgers, emptied)
+    # Folders left empty go too: a new generation has none.
+    roots = set(staging.values())
+    for emptied_folder in sorted(emptied, key=len, reverse=True):
+        path = emptied_folder
+        while path not in roots and path.startswith(tuple(roots)):
+            try:
+                os.rmdir(path)
+            except OSError:  # not empty (or gone): what is above it is not either
+                break
+            path = os.path.dirname(path)
+    publish.crash_point("recycled")
+    return staging, there
+
+
+def _take_out(folder: str, names: Iterable[str], emptied: set[str]) -> None:
+    for name in names:
+        path = f"{folder}/{name}"
+        try:
+            os.unlink(path)
+        except FileNotFoundError:
+            continue
+        emptied.add(os.path.dirname(path))
 
 
 # Per scenario its cells, near scenarios and a report's decisions to compare across a parameter (pages/index.py).

@@ -21,8 +21,13 @@ needs `--poll`: its event watcher keeps watching the folders it first resolved, 
 generation replaces.
 
 The generation before the current one is kept until the next ingest: a server that has not
-reloaded yet still reads whole, consistent files from it. Its files are the previous ingest's,
-hard links to which the next generation takes for what did not change.
+reloaded yet still reads whole, consistent files from it. The next ingest that publishes takes it
+over (`recycle`): renamed to the new generation's name, it already holds every report that did not
+change since it was made, and only what differs is taken out and put in (ingest._recycled). One
+changed report then costs its own files and the site index's, not a link and an unlink for every
+file of the wiki (2.2 s of one change at 100,000 runs: 87,000 links made, and as many removed).
+When it cannot be taken over (none, or made by an older perfwiki), a new one is made (`begin`), its
+unchanged files hard links to the current generation's.
 
 A generation's name is a digest of what it publishes (its output key): the same content/ gives
 the same name and the same bytes, however many ingests were killed on the way.
@@ -137,6 +142,26 @@ def begin(root: Path, name: str) -> dict[str, str]:
     (generation / NAME_DOCUMENT).parent.mkdir()
     (generation / NAME_DOCUMENT).write_text(json.dumps({"name": name}), encoding="utf-8")
     return staging
+
+
+def recycle(root: Path, old: str, name: str) -> dict[str, str]:
+    """Generation `old`, the one the current generation replaced, made the one being built under
+    `name`: {tree: its folder}, its files still there for the caller to take out what differs.
+
+    Its manifest goes first: from then on a crash leaves it garbage, never a generation that says
+    it holds what it no longer does. Renamed, a server still reading it by its old name finds
+    nothing there, as it would once it had been removed."""
+    generation = folder(root) / old
+    (generation / MANIFEST).unlink()
+    crash_point("recycling")
+    if old != name:
+        _remove(folder(root) / name)  # a leftover of the same name that recover() kept: never current here
+        os.rename(generation, folder(root) / name)
+        generation = folder(root) / name
+    document = generation / NAME_DOCUMENT
+    document.unlink(missing_ok=True)
+    document.write_text(json.dumps({"name": name}), encoding="utf-8")
+    return {tree: os.fspath(generation / sub) for tree, sub in FOLDERS.items()}
 
 
 def commit(root: Path, name: str, made_from: dict) -> None:
