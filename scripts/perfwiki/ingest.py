@@ -24,6 +24,7 @@ import errno
 import fcntl
 import functools
 import gc
+import hashlib
 import json
 import os
 import shutil
@@ -814,13 +815,14 @@ def _build(
         store.mark("files", key, ".pickle")
     staging = None
     building = {job.slug for job in to_build}
-    there: set[str] = set()  # the reports whose files the generation being built holds already
+    taken_over = Recycled({}, set(), {})  # what the generation being built holds already
     if publishing:
         # Named by what it publishes: the same content/ gives the same generation, byte for byte.
         name = output[:16] if output[:16] != in_use else f"{output[:16]}-again"
         generation.append(name)
         recycled = _recycled(root, store, last, in_use, jobs, building, name) if not (part or joined) else None
-        staging, there = recycled or (publish.begin(root, name), there)
+        taken_over = recycled or taken_over
+        staging = recycled.staging if recycled else publish.begin(root, name)
         still_published = set(last.get("reports", [])) if whole else set()
         for job in jobs:
             job.staging = staging
@@ -830,6 +832,7 @@ def _build(
                 job.previous = adopted[job.slug]
     elif not publish.linked(root):  # published before generations, or a link removed by hand
         publish.link_published(root)
+    there = taken_over.reports
     to_publish = [job for job in jobs if job.slug not in building and job.key not in there] if publishing else []
     done = progress.bar(len(to_extract) + len(to_build), out)
     # A large raw file, and a report with one, are worked on in a process of their own first.
@@ -867,11 +870,15 @@ def _build(
     if part is None:  # a part's index has its reports' scenarios alone: the aliases of the rest look unknown
         result.problems.extend(index.problems)
     if staging is not None:
+        # data/'s index files: their digests, and those the generation taken over holds already, as they are.
+        digests = last.get("index_digests") if index.data is None else _digests(index.data)
+        same = _keep_same(staging["data"], taken_over.index, digests or {})
         if index.data is None:
             for tree, names in index.names.items():
-                link_files(staging[tree], names, os.fspath(previous[tree]))
-        else:
-            write_files(staging["data"], index.data)  # the runs/ tree's were written as they were made
+                kept = same if tree == "data" else set()
+                link_files(staging[tree], [name for name in names if name not in kept], os.fspath(previous[tree]))
+        else:  # the runs/ tree's were written as they were made
+            write_files(staging["data"], {name: data for name, data in index.data.items() if name not in same})
         # A report held back keeps the ids its runs were last published under (renames.py): fixed, a
         # run that moved meanwhile is still found and keeps its old address.
         for slug in held_back:
@@ -880,18 +887,30 @@ def _build(
                 write_files(staging["data"], {ledger: (root / "data" / ledger).read_bytes()})
         made_from = {"output": output, "reports": [job.key for job in jobs], "index": index.made}
         made_from["held_back"] = sorted(held_back)  # their ledgers, which _recycled takes out
+        if digests is not None:
+            made_from["index_digests"] = digests
         publish.commit(root, generation[0], {**made_from, "index_files": index.names})
     store.prune()
     publish.crash_point("done")
     return result
 
 
+@dataclass
+class Recycled:
+    """The generation taken over (_recycled): its folders, the keys of the reports it holds already, and
+    {name: digest} of data/'s site index files it still holds, which stay where the new index's are the same."""
+
+    staging: dict[str, str]
+    reports: set[str]
+    index: dict[str, str]
+
+
 def _recycled(
     root: Path, store: Cache, last: dict, in_use: str | None, jobs: list[ReportJob], building: set[str], name: str
-) -> tuple[dict[str, str], set[str]] | None:
+) -> Recycled | None:
     """The generation the one in use replaced, taken over as generation `name` (publish.recycle), with
-    what differs taken out: ({tree: folder}, the keys of the reports it holds already). None when there
-    is none to take over, or one whose reports' files the cache cannot name.
+    what differs taken out. None when there is none to take over, or one whose reports' files the
+    cache cannot name.
 
     What it holds of a report is a function of the report's key, as what publish_report links is: a
     report of the same key is left as it is, every other one's files are taken out (their names from
@@ -918,22 +937,15 @@ def _recycled(
         for own in [entry.rpartition("/")[0] for entry in names.get("raw", ()) if entry.endswith("/charts.json")]:
             shutil.rmtree(f"{staging['raw']}/{own}/raw", ignore_errors=True)
             emptied.add(f"{staging['raw']}/{own}")
+    # Its site index's files go, but data/'s whose digests it knows: those the new index has the same stay.
+    index = old.get("index_digests") or {}
     for tree, entries in old["index_files"].items():
-        _take_out(staging[tree], entries, emptied)
+        _take_out(staging[tree], [entry for entry in entries if tree != "data" or entry not in index], emptied)
     ledgers = [datafile.name(f"{run_renames.LEDGER}/{slug}") for slug in old["held_back"]]
     _take_out(staging["data"], ledgers, emptied)
-    # Folders left empty go too: a new generation has none.
-    roots = set(staging.values())
-    for emptied_folder in sorted(emptied, key=len, reverse=True):
-        path = emptied_folder
-        while path not in roots and path.startswith(tuple(roots)):
-            try:
-                os.rmdir(path)
-            except OSError:  # not empty (or gone): what is above it is not either
-                break
-            path = os.path.dirname(path)
+    _remove_empty(emptied, set(staging.values()))
     publish.crash_point("recycled")
-    return staging, there
+    return Recycled(staging, there, index)
 
 
 def _take_out(folder: str, names: Iterable[str], emptied: set[str]) -> None:
@@ -944,6 +956,33 @@ def _take_out(folder: str, names: Iterable[str], emptied: set[str]) -> None:
         except FileNotFoundError:
             continue
         emptied.add(os.path.dirname(path))
+
+
+def _remove_empty(emptied: set[str], roots: set[str]) -> None:
+    """Folders that taking files out left empty, and those above them it empties, up to a tree's
+    folder: a new generation has no empty folder."""
+    for emptied_folder in sorted(emptied, key=len, reverse=True):
+        path = emptied_folder
+        while path not in roots and path.startswith(tuple(roots)):
+            try:
+                os.rmdir(path)
+            except OSError:  # not empty (or gone): what is above it is not either
+                break
+            path = os.path.dirname(path)
+
+
+def _digests(files: dict[str, bytes]) -> dict[str, str]:
+    return {name: hashlib.blake2b(data, digest_size=16).hexdigest() for name, data in files.items()}
+
+
+def _keep_same(folder: str, held: dict[str, str], digests: dict[str, str]) -> set[str]:
+    """The site index files of data/ a generation taken over holds (`held`, name: digest) that the new
+    index has the same (`digests`): they stay. The rest of them go."""
+    same = {name for name, digest in held.items() if digests.get(name) == digest}
+    emptied: set[str] = set()
+    _take_out(folder, [name for name in held if name not in same], emptied)
+    _remove_empty(emptied, {folder})
+    return same
 
 
 # Per scenario its cells, near scenarios and a report's decisions to compare across a parameter (pages/index.py).
