@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
+from playwright.sync_api import expect
 
 PAGES = [
     "",
@@ -32,8 +35,9 @@ def test_slash_focuses_the_field_and_enter_searches(page, base_url_local):
     page.keyboard.press("Enter")
     page.wait_for_url("**/search/?q=windowsaio")
     # The search page runs the query it was given: the Windows guests' fio runs used that engine.
-    page.locator(".pagefind-ui__result").first.wait_for()
-    assert "windowsaio" in page.locator(".pagefind-ui__results").inner_text().lower()
+    # Pagefind lists placeholders (". . .") first and fills each result in as its fragment loads.
+    page.locator(".pagefind-ui__result-link").first.wait_for(state="visible", timeout=10_000)
+    expect(page.locator(".pagefind-ui__results")).to_contain_text(re.compile("windowsaio", re.IGNORECASE))
 
 
 def test_each_result_says_what_kind_of_page_it_is(page, base_url_local):
@@ -56,7 +60,7 @@ RANK = {"report": 1, "report tables": 1, "environment": 2, "scenario": 3, "tool"
 
 def _kinds_in_order(page, base_url_local, query):
     page.goto(f"{base_url_local}search/?q={query}")
-    page.locator(".pagefind-ui__result").first.wait_for()
+    page.locator(".pagefind-ui__result-link").first.wait_for(state="visible", timeout=10_000)
     kinds = []
     while True:  # every result, not the first page of them: "Load more" until it is gone
         more = page.locator(".pagefind-ui__button")
@@ -64,6 +68,8 @@ def _kinds_in_order(page, base_url_local, query):
             break
         more.click()
         page.wait_for_timeout(100)
+    # Each result a placeholder (.pagefind-ui__loading) until its fragment has loaded: all loaded, then read.
+    expect(page.locator(".pagefind-ui__results .pagefind-ui__loading")).to_have_count(0, timeout=10_000)
     for title in page.locator(".pagefind-ui__result-title").all_inner_texts():
         if " · " in title:  # a page's title; its sub-results (headings) carry no kind
             kinds.append(title.rsplit(" · ", 1)[-1])
