@@ -24,7 +24,6 @@ import errno
 import fcntl
 import functools
 import gc
-import hashlib
 import json
 import os
 import shutil
@@ -810,8 +809,9 @@ def _build(
     previous = publish.folders(root, in_use) if in_use else {}
     whole = bool(previous) and all(path.is_dir() for path in previous.values())
     publishing = bool(to_build) or not (last.get("output") == output and whole)
+    older = publish.manifest(root, last.get("replaces")) if last.get("replaces") != in_use else {}
     # The names of the files of the two generations kept: the next ingest takes the older over (_recycled).
-    for key in [*last.get("reports", []), *publish.manifest(root, last.get("replaces")).get("reports", [])]:
+    for key in [*last.get("reports", []), *older.get("reports", [])]:
         store.mark("files", key, ".pickle")
     staging = None
     building = {job.slug for job in to_build}
@@ -820,9 +820,9 @@ def _build(
         # Named by what it publishes: the same content/ gives the same generation, byte for byte.
         name = output[:16] if output[:16] != in_use else f"{output[:16]}-again"
         generation.append(name)
-        recycled = _recycled(root, store, last, in_use, jobs, building, name) if not (part or joined) else None
-        taken_over = recycled or taken_over
-        staging = recycled.staging if recycled else publish.begin(root, name)
+        recycled = None if part or joined else _recycled(root, store, last.get("replaces"), older, jobs, building, name)
+        taken_over = recycled or Recycled(publish.begin(root, name), set(), {})
+        staging = taken_over.staging
         still_published = set(last.get("reports", [])) if whole else set()
         for job in jobs:
             job.staging = staging
@@ -832,8 +832,8 @@ def _build(
                 job.previous = adopted[job.slug]
     elif not publish.linked(root):  # published before generations, or a link removed by hand
         publish.link_published(root)
-    there = taken_over.reports
-    to_publish = [job for job in jobs if job.slug not in building and job.key not in there] if publishing else []
+    to_publish = [job for job in jobs if job.slug not in building and job.key not in taken_over.reports]
+    to_publish = to_publish if publishing else []
     done = progress.bar(len(to_extract) + len(to_build), out)
     # A large raw file, and a report with one, are worked on in a process of their own first.
     large_files = [raw_file for raw_file in to_extract if _large(root, [raw_file])]
@@ -906,11 +906,11 @@ class Recycled:
 
 
 def _recycled(
-    root: Path, store: Cache, last: dict, in_use: str | None, jobs: list[ReportJob], building: set[str], name: str
+    root: Path, store: Cache, before: str | None, old: dict, jobs: list[ReportJob], building: set[str], name: str
 ) -> Recycled | None:
-    """The generation the one in use replaced, taken over as generation `name` (publish.recycle), with
-    what differs taken out. None when there is none to take over, or one whose reports' files the
-    cache cannot name.
+    """The generation the one in use replaced (`before`, its manifest `old`), taken over as generation
+    `name` (publish.recycle), with what differs taken out. None when there is none to take over, or
+    one whose reports' files the cache cannot name.
 
     What it holds of a report is a function of the report's key, as what publish_report links is: a
     report of the same key is left as it is, every other one's files are taken out (their names from
@@ -918,8 +918,6 @@ def _recycled(
     files and the ledgers of the reports it held back. What is put in is what a new generation would
     get, and files go into a generation with O_EXCL: a name left behind fails, never overwritten.
     """
-    before = last.get("replaces")
-    old = publish.manifest(root, before) if before and before != in_use else {}
     if not {"reports", "index_files", "held_back"} <= old.keys():
         return None  # none, or made by a perfwiki that did not say what it held back
     if not all(path.is_dir() for path in publish.folders(root, before).values()):
@@ -972,7 +970,7 @@ def _remove_empty(emptied: set[str], roots: set[str]) -> None:
 
 
 def _digests(files: dict[str, bytes]) -> dict[str, str]:
-    return {name: hashlib.blake2b(data, digest_size=16).hexdigest() for name, data in files.items()}
+    return {name: sha256_hex(data) for name, data in files.items()}
 
 
 def _keep_same(folder: str, held: dict[str, str], digests: dict[str, str]) -> set[str]:
