@@ -257,23 +257,16 @@ class FileDigests:
     A warm ingest of 10,000 runs spent a quarter of its time reading and hashing every raw
     file to find that none changed; this is git's index trick. A file modified within the
     last seconds is not remembered (its mtime could still be shared with a later edit of
-    the same size), so it is hashed again next time.
+    the same size), so it is hashed again next time. planned.py keeps what each report
+    folder's files were found to be (`seen`) with that folder's plan.
     """
 
     SETTLED_NS = 2_000_000_000
 
-    def __init__(self, root: Path) -> None:
-        self.path = root / DIR / "digests.pickle"
-        self.known: dict[str, tuple[int, int, int, str]] = {}
+    def __init__(self, known: dict[str, tuple[int, int, int, str]], version: str | None) -> None:
+        self.known = known
         # The code that judged the files text: a perfwiki whose rules changed reads each one again.
-        self.version: str | None = None
-        try:
-            with _inflated(self.path) as file:
-                loaded = pickle.load(file)  # noqa: S301 - ours
-        except (OSError, EOFError, pickle.UnpicklingError, AttributeError, ImportError, zlib.error):
-            loaded = None
-        if isinstance(loaded, tuple) and len(loaded) == 2:
-            self.version, self.known = loaded
+        self.version = version
         self.seen: dict[str, tuple[int, int, int, str]] = {}
         self.stats: dict[str, os.stat_result] = {}  # taken by unchanged(), used once by digest()
 
@@ -300,9 +293,3 @@ class FileDigests:
         if time.time_ns() - stat.st_mtime_ns > self.SETTLED_NS:
             self.seen[name] = (stat.st_size, stat.st_mtime_ns, stat.st_ino, digest)
         return digest
-
-    def save(self) -> None:
-        """Keep what this ingest saw (files no longer there are forgotten); unchanged, nothing is written."""
-        if self.seen != self.known or self.version != CODE_VERSION:
-            data = pickle.dumps((CODE_VERSION, self.seen), protocol=pickle.HIGHEST_PROTOCOL)
-            write_atomically(self.path, zlib.compress(data, _LEVEL))

@@ -112,8 +112,17 @@ def environment_page(root: Path, env: str) -> dict[str, Any]:
 
 def authored_pages(root: Path) -> list[Path]:
     """Pages people write and Hugo publishes as written: environments and report texts."""
-    content = root / CONTENT_DIR
-    return sorted((content / "environments").glob("*.md")) + sorted((content / "reports").glob("*/index.md"))
+    return environment_texts(root) + sorted((root / CONTENT_DIR / "reports").glob("*/index.md"))
+
+
+def environment_texts(root: Path) -> list[Path]:
+    """Every page under content/environments/, sorted: the authored pages outside report folders."""
+    return sorted((root / CONTENT_DIR / "environments").glob("*.md"))
+
+
+def report_path(root: Path, folder: str) -> Path:
+    """A report folder's index.md."""
+    return root / CONTENT_DIR / "reports" / folder / "index.md"
 
 
 def files_under(folder: Path) -> list[Path]:
@@ -154,36 +163,48 @@ def bundles(root: Path) -> tuple[list[Bundle], list[Problem]]:
     page, and raw files that link outside content/ (a link to /etc/passwd would otherwise
     be parsed and published).
     """
-    content = root / CONTENT_DIR
-    environments = known_environments(root)
-    reports_dir = content / "reports"
+    environments, inside = known_environments(root), (root / CONTENT_DIR).resolve()
     found: list[Bundle] = []
     problems: list[Problem] = []
-    inside = content.resolve()
-    for folder in sorted(path.parent for path in reports_dir.glob("*/index.md")) if reports_dir.is_dir() else []:
-        index = folder / "index.md"
-        if slug(folder.name) != folder.name:
-            message = f"report folder {folder.name!r} is not a slug (a-z, 0-9, '-')"
-            problems.append(Problem(relative(index, root), 1, message))
-            continue
-        bundle = Bundle(folder.name, index)
-        raw = folder / RAW_DIR
-        for env_dir in sorted(path for path in raw.iterdir() if path.is_dir()) if raw.is_dir() else []:
-            env, where = env_dir.name, relative(env_dir, root)
-            if slug(env) != env:
-                problems.append(Problem(where, 1, f"environment folder {env!r} is not a slug (a-z, 0-9, '-')"))
-                continue
-            if env not in environments:
-                problems.append(Problem(where, 1, f"unknown environment {env!r}: add content/environments/{env}.md"))
-                continue
-            linked_folder = env_dir.is_symlink()
-            for path, linked in _files_and_links(env_dir):
-                if (linked or linked_folder) and not path.resolve().is_relative_to(inside):
-                    problems.append(Problem(relative(path, root), 1, "links outside content/: not read"))
-                    continue
-                bundle.raw_files.append((env, path))
-        found.append(bundle)
+    for folder in report_folders(root):
+        bundle, refused = bundle_of(root, folder, environments, inside)
+        problems += refused
+        if bundle is not None:
+            found.append(bundle)
     return found, problems
+
+
+def report_folders(root: Path) -> list[Path]:
+    """The folders under content/reports/ with an index.md, sorted: each a report bundle, if a slug."""
+    reports_dir = root / CONTENT_DIR / "reports"
+    return sorted(path.parent for path in reports_dir.glob("*/index.md")) if reports_dir.is_dir() else []
+
+
+def bundle_of(root: Path, folder: Path, environments: set[str], inside: Path) -> tuple[Bundle | None, list[Problem]]:
+    """One report folder's bundle (None when its name is not a slug), and what in it is refused
+    (see bundles); `environments` are the known ids, `inside` the resolved content/."""
+    index = folder / "index.md"
+    if slug(folder.name) != folder.name:
+        message = f"report folder {folder.name!r} is not a slug (a-z, 0-9, '-')"
+        return None, [Problem(relative(index, root), 1, message)]
+    bundle = Bundle(folder.name, index)
+    problems = []
+    raw = folder / RAW_DIR
+    for env_dir in sorted(path for path in raw.iterdir() if path.is_dir()) if raw.is_dir() else []:
+        env, where = env_dir.name, relative(env_dir, root)
+        if slug(env) != env:
+            problems.append(Problem(where, 1, f"environment folder {env!r} is not a slug (a-z, 0-9, '-')"))
+            continue
+        if env not in environments:
+            problems.append(Problem(where, 1, f"unknown environment {env!r}: add content/environments/{env}.md"))
+            continue
+        linked_folder = env_dir.is_symlink()
+        for path, linked in _files_and_links(env_dir):
+            if (linked or linked_folder) and not path.resolve().is_relative_to(inside):
+                problems.append(Problem(relative(path, root), 1, "links outside content/: not read"))
+                continue
+            bundle.raw_files.append((env, path))
+    return bundle, problems
 
 
 def raw_files(root: Path) -> list[Path]:

@@ -46,6 +46,7 @@ from . import (
     exports,
     model,  # model.UNPACKED_LIMIT read when a report is built (tests change it)
     naming,
+    planned,
     progress,
     publish,
     runstore,
@@ -156,69 +157,170 @@ class IngestResult:
         return sum(report.run_count for report in self.reports)
 
 
+@dataclass
+class FolderPlan:
+    """What planning made of one report folder; planned.py keeps it for the next ingest."""
+
+    refused: list[Problem]  # content.bundle_of's: a name that is not a slug, unknown environments
+    checked: validation.BundleChecked | None  # None: not a bundle (its name is not a slug)
+    problems: list[Problem] = field(default_factory=list)  # held back, front matter, aliases.yaml
+    job: tuple | None = None  # the report's job as _job_state keeps it; None when it is left out
+    leaks: list[Problem] | None = None  # its index.md's problems of redaction, once looked for
+    digests: dict[str, tuple[int, int, int, str]] = field(default_factory=dict)  # cache.FileDigests.seen
+
+
 def plan(root: Path) -> tuple[list[ReportJob], list[Problem]]:
     """Every report to build with its inputs, in a deterministic order; plus the folders refused.
+
+    A report folder whose files are as the last ingest planned them, with nothing changed outside
+    report folders, is taken from that plan (planned.py); the others are planned here.
 
     Raises redact.ConfigError when hugo.toml asks for redaction in a way that cannot be
     followed: publishing unredacted output instead would be the one unrecoverable mistake.
     """
     rules = rules_from_config(root)
-    bundles, problems = content.bundles(root)
+    found = None if rules.hostnames else planned.survey(root)  # hidden hostnames: every file's prompts count
+    memo = planned.load(root, found)
     # Validation first (validate.py): a report with an error is left out whole, rather than published
     # with a shape guessed from it, and a raw file that is not text is neither read nor published.
-    digests = cache.FileDigests(root)
-    checked = validation.site(root, bundles, known_text=digests.unchanged)
-    problems += checked.problems
-    jobs: list[ReportJob] = []
-    for bundle in bundles:
-        if bundle.slug in checked.reports:
-            problems.append(Problem(content.relative(bundle.index_path, root), 1, validation.HELD_BACK))
-            continue
-        bundle.raw_files = [(env, path) for env, path in bundle.raw_files if path not in checked.raw_files]
-        raw_files = [RawFile(env, content.relative(path, root), digests.digest(path)) for env, path in bundle.raw_files]
-        try:
-            front_matter = content.read_front_matter(bundle.index_path)
-        except content.FrontMatterError as error:  # validation reports it; this is the last guard
-            problems.append(Problem(content.relative(bundle.index_path, root), error.line, str(error)))
-            continue
-        listed = [str(env) for env in front_matter.get("environments") or []]
-        shown = listed + sorted({raw_file.environment for raw_file in raw_files} - set(listed))
-        job = ReportJob(
-            bundle.slug,
-            content.relative(bundle.index_path, root),
-            front_matter,
-            content.line_of(bundle.index_path, "comparisons:"),
-            raw_files,
-            {env: content.environment_page(root, env) for env in shown},
-            aliases_path=content.relative(bundle.aliases_path, root),
-        )
-        if bundle.aliases_path.is_file():
-            try:
-                job.aliases_text = bundle.aliases_path.read_text(encoding="utf-8-sig")
-            except UnicodeDecodeError as exc:
-                problems.append(Problem(job.aliases_path, 1, f"not valid UTF-8 (byte {exc.start}): {exc.reason}"))
-        jobs.append(job)
-    digests.save()
+    pages: validation.EnvironmentPages = memo.site.get("pages") or validation.environment_pages(root)
+    documents: dict[str, dict[str, Any]] = dict(memo.site.get("documents", {}))  # environment pages, read once
+    environments, inside = set(pages.found), (root / content.CONTENT_DIR).resolve()
+    folders: dict[str, FolderPlan] = {}
+    for folder in content.report_folders(root):
+        kept = memo.reports.get(folder.name)
+        if kept is None:
+            kept = _plan_folder(root, folder, environments, inside, pages, memo.digests(folder.name))
+        folders[folder.name] = kept
+    bundled = [name for name, folder in folders.items() if folder.checked is not None]
+    problems = [problem for folder in folders.values() for problem in folder.refused]
+    problems += pages.problems
+    problems += validation.report_folders(root, [content.report_path(root, name) for name in bundled])
+    problems += [problem for folder in folders.values() if folder.checked for problem in folder.checked.problems]
+    problems += [problem for folder in folders.values() for problem in folder.problems]
+    jobs = [_job_of(folder.job, root, documents) for folder in folders.values() if folder.job]
     former, slug_problems = aliases.check_slugs(root, {job.slug: (job.index_path, job.front_matter) for job in jobs})
     problems += slug_problems
     for job in jobs:
         job.former_slugs = former[job.slug]
     redactor = _redactor(root, rules, [raw_file for job in jobs for raw_file in job.raw_files])
-    problems += opted_out(root, rules) + authored_leaks(root, redactor)
+    problems += opted_out(root, rules)
+    if redactor.active:
+        if memo.site.get("leaks") is None:
+            memo.site["leaks"] = [
+                leak for path in content.environment_texts(root) for leak in page_leaks(root, path, redactor)
+            ]
+        for name, folder in folders.items():
+            if folder.leaks is None:
+                folder.leaks = page_leaks(root, content.report_path(root, name), redactor)
+        leaks = memo.site["leaks"] + [leak for folder in folders.values() for leak in folder.leaks or ()]
+        problems += sorted(leaks, key=lambda problem: (problem.path, problem.line))
+    kept_keys = {folder.job[0]: folder.job[-1] for folder in folders.values() if folder.job}
+    # Anything planned anew is kept for the next ingest; a plan taken whole is not written again.
+    changed = len(memo.reports) != len(folders) or not memo.site
     for job in jobs:
         for raw_file in job.raw_files:
             raw_file.redactor = redactor
-            raw_file.keyed()
+            if not raw_file.key:
+                raw_file.keyed()
         for page in job.environment_pages.values():
             page["facts"] = redactor.facts(page["facts"])
-        job.key = cache.key(
-            "report",
-            (root / job.index_path).read_bytes(),
-            datafile.dump(job.environment_pages),
-            datafile.dump({"aliases": job.aliases_text, "slugs": job.former_slugs}),
-            *(f"{raw_file.environment}/{raw_file.key}" for raw_file in job.raw_files),
-        )
+        former_and_key = kept_keys.get(job.slug)
+        if former_and_key and former_and_key[0] == job.former_slugs:
+            job.key = former_and_key[1]
+        else:
+            changed = True
+            job.key = cache.key(
+                "report",
+                (root / job.index_path).read_bytes(),
+                datafile.dump(job.environment_pages),
+                datafile.dump({"aliases": job.aliases_text, "slugs": job.former_slugs}),
+                *(f"{raw_file.environment}/{raw_file.key}" for raw_file in job.raw_files),
+            )
+    if changed:
+        by_slug = {job.slug: job for job in jobs}
+        for folder in folders.values():
+            if folder.job:
+                folder.job = _job_state(by_slug[folder.job[0]], documents)
+        planned.save(root, found, {"pages": pages, "documents": documents, "leaks": memo.site.get("leaks")}, folders)
     return jobs, problems
+
+
+def _plan_folder(
+    root: Path,
+    folder: Path,
+    environments: set[str],
+    inside: Path,
+    pages: validation.EnvironmentPages,
+    digests: cache.FileDigests,
+) -> FolderPlan:
+    """One report folder planned: its bundle, checked; its job unless it is held back."""
+    bundle, refused = content.bundle_of(root, folder, environments, inside)
+    if bundle is None:
+        return FolderPlan(refused, None)
+    checked = validation.bundle_checked(root, bundle, pages, known_text=digests.unchanged)
+    planned_folder = FolderPlan(refused, checked, digests=digests.seen)  # filled in as it is planned
+    index_path = content.relative(bundle.index_path, root)
+    if checked.held_back:
+        planned_folder.problems.append(Problem(index_path, 1, validation.HELD_BACK))
+        return planned_folder
+    raw_files = [
+        (env, content.relative(path, root), digests.digest(path), "")
+        for env, path in bundle.raw_files
+        if path not in checked.refused
+    ]
+    try:
+        front_matter = content.read_front_matter(bundle.index_path)
+    except content.FrontMatterError as error:  # validation reports it; this is the last guard
+        planned_folder.problems.append(Problem(index_path, error.line, str(error)))
+        return planned_folder
+    listed = [str(env) for env in front_matter.get("environments") or []]
+    shown = listed + sorted({env for env, *_ in raw_files} - set(listed))
+    aliases_text = None
+    if bundle.aliases_path.is_file():
+        try:
+            aliases_text = bundle.aliases_path.read_text(encoding="utf-8-sig")
+        except UnicodeDecodeError as exc:
+            where = content.relative(bundle.aliases_path, root)
+            planned_folder.problems.append(Problem(where, 1, f"not valid UTF-8 (byte {exc.start}): {exc.reason}"))
+    comparisons_line = content.line_of(bundle.index_path, "comparisons:")
+    aliases_path = content.relative(bundle.aliases_path, root)
+    planned_folder.job = (bundle.slug, index_path, front_matter, comparisons_line, raw_files, shown, aliases_path)
+    planned_folder.job += (aliases_text, None)
+    return planned_folder
+
+
+# The redactor of a raw file until plan() gives it the site's: one object, not one a file.
+_UNREDACTED = Redactor(Rules())
+
+
+def _job_of(state: tuple, root: Path, documents: dict[str, dict[str, Any]]) -> ReportJob:
+    """The job a folder's plan keeps (_job_state), each environment page a copy of its document."""
+    slug, index_path, front_matter, comparisons_line, raw_files, shown, aliases_path, aliases_text, _ = state
+    for env in shown:
+        if env not in documents:
+            documents[env] = content.environment_page(root, env)
+    return ReportJob(
+        slug,
+        index_path,
+        front_matter,
+        comparisons_line,
+        [RawFile(env, path, sha256, _UNREDACTED, key=key) for env, path, sha256, key in raw_files],
+        {env: {**documents[env], "facts": dict(documents[env]["facts"])} for env in shown},
+        aliases_path=aliases_path,
+        aliases_text=aliases_text,
+    )
+
+
+def _job_state(job: ReportJob, documents: dict[str, dict[str, Any]]) -> tuple:
+    """What a planned job is made of, for planned.py to keep: its environments by id (their documents
+    are kept once, unredacted), its raw files with their keys, its former slugs with its key."""
+    raw_files = [(raw_file.environment, raw_file.path, raw_file.sha256, raw_file.key) for raw_file in job.raw_files]
+    shown = list(job.environment_pages)
+    return (job.slug, job.index_path, job.front_matter, job.comparisons_line, raw_files, shown, job.aliases_path) + (
+        job.aliases_text,
+        (job.former_slugs, job.key),
+    )
 
 
 def authored_leaks(root: Path, redactor: Redactor) -> list[Problem]:
@@ -230,34 +332,39 @@ def authored_leaks(root: Path, redactor: Redactor) -> list[Problem]:
     """
     if not redactor.active:
         return []
-    problems = []
-    for path in content.authored_pages(root):
-        name = content.relative(path, root)
-        # errors="replace": a page that is not UTF-8 is reported by validation (validate.py), not here.
-        text = path.read_text(encoding="utf-8-sig", errors="replace")
-        secret_lines = set()
-        if redactor.rules.secrets:
-            for found in secret_patterns.redact(text)[1]:
-                secret_lines.add(found.line)
-                problems.append(
-                    Problem(
-                        name,
-                        found.line,
-                        f"shows {found.what} ({found.shown}), and authored pages are published as written: take it out",
-                    )
-                )
-        for number, line in enumerate(text.split("\n"), start=1):
-            hidden = redactor.text(line)
-            if hidden != line and number not in secret_lines:
-                problems.append(
-                    Problem(
-                        name,
-                        number,
-                        f"shows what redaction hides in raw output, and authored pages are published as written: "
-                        f"write it as {hidden.rstrip()!r}",
-                    )
-                )
+    problems = [problem for path in content.authored_pages(root) for problem in page_leaks(root, path, redactor)]
     return sorted(problems, key=lambda problem: (problem.path, problem.line))
+
+
+def page_leaks(root: Path, path: Path, redactor: Redactor) -> list[Problem]:
+    """authored_leaks of one page."""
+    problems = []
+    name = content.relative(path, root)
+    # errors="replace": a page that is not UTF-8 is reported by validation (validate.py), not here.
+    text = path.read_text(encoding="utf-8-sig", errors="replace")
+    secret_lines = set()
+    if redactor.rules.secrets:
+        for found in secret_patterns.redact(text)[1]:
+            secret_lines.add(found.line)
+            problems.append(
+                Problem(
+                    name,
+                    found.line,
+                    f"shows {found.what} ({found.shown}), and authored pages are published as written: take it out",
+                )
+            )
+    for number, line in enumerate(text.split("\n"), start=1):
+        hidden = redactor.text(line)
+        if hidden != line and number not in secret_lines:
+            problems.append(
+                Problem(
+                    name,
+                    number,
+                    f"shows what redaction hides in raw output, and authored pages are published as written: "
+                    f"write it as {hidden.rstrip()!r}",
+                )
+            )
+    return problems
 
 
 def _redactor(root: Path, rules: Rules, raw_files: list[RawFile]) -> Redactor:

@@ -115,24 +115,16 @@ def site(
     text, unchanged since (cache.FileDigests.unchanged): it is not read again to tell.
     """
     checked = Checked(report_count=len(bundles))
-    environments = _environment_pages(root, checked)
-    checked.environment_count = len(environments)
-    known = set(environments)
-    _case_clashes(root, [bundle.index_path.parent for bundle in bundles], "report folder", checked.problems)
-    checked.problems += _folders_without_text(root)
+    pages = environment_pages(root)
+    checked.environment_count = len(pages.found)
+    checked.environments, checked.problems = set(pages.broken), list(pages.problems)
+    checked.problems += report_folders(root, [bundle.index_path for bundle in bundles])
     for bundle in bundles:
-        where = content.relative(bundle.index_path, root)
-        raw_envs = sorted({env for env, _ in bundle.raw_files})
-        found = report(where, _read(bundle.index_path), known, raw_envs)
-        shown = _shown(bundle.index_path, raw_envs)
-        broken = [env for env in shown if env in checked.environments]
-        for env in broken:
-            page = content.relative(environments[env], root)
-            found.append(Problem(where, 1, f"shows environment {env!r}, whose page {page} has errors"))
-        if any(problem.severity == "error" for problem in found):
+        one = bundle_checked(root, bundle, pages, known_text)
+        if one.held_back:
             checked.reports.add(bundle.slug)
-        checked.problems += found
-        _raw_files(root, bundle, checked, known_text)
+        checked.problems += one.problems
+        checked.raw_files |= one.refused
         if deep:
             checked.problems += _aliases_table(root, bundle)
     if deep:
@@ -569,19 +561,63 @@ def _comparisons(page: _Page, node: yaml.Node | None, environments: list[str]) -
 # -- environment pages ------------------------------------------------------------------
 
 
-def _environment_pages(root: Path, checked: Checked) -> dict[str, Path]:
-    """{id: page} of every environment page, each checked; ids whose page has an error go in `checked`."""
+@dataclass(frozen=True)
+class EnvironmentPages:
+    """Every environment page, checked: {id: page}, the ids whose page has an error, the problems."""
+
+    found: dict[str, Path]
+    broken: frozenset[str]
+    problems: tuple[Problem, ...]
+
+
+def environment_pages(root: Path) -> EnvironmentPages:
+    """Every environment page under content/environments/, each checked."""
     folder = root / CONTENT_DIR / "environments"
     pages = sorted(path for path in folder.glob("*.md") if not path.name.startswith("_")) if folder.is_dir() else []
     found = {path.stem: path for path in pages}
-    _case_clashes(root, pages, "environment page", checked.problems)
+    problems: list[Problem] = []
+    _case_clashes(root, pages, "environment page", problems)
+    broken = set()
     for env, path in found.items():
         where = content.relative(path, root)
-        problems = environment(where, _read(path), env, set(found))
-        if any(problem.severity == "error" for problem in problems):
-            checked.environments.add(env)
-        checked.problems += problems
-    return found
+        page_problems = environment(where, _read(path), env, set(found))
+        if any(problem.severity == "error" for problem in page_problems):
+            broken.add(env)
+        problems += page_problems
+    return EnvironmentPages(found, frozenset(broken), tuple(problems))
+
+
+def report_folders(root: Path, texts: list[Path]) -> list[Problem]:
+    """What is wrong with the report folders as a whole (`texts`: each bundle's index.md): names that
+    clash in case, folders without text."""
+    problems: list[Problem] = []
+    _case_clashes(root, [text.parent for text in texts], "report folder", problems)
+    return problems + _folders_without_text(root)
+
+
+@dataclass
+class BundleChecked:
+    """One report bundle, checked: its problems, whether it is held back, its raw files refused."""
+
+    problems: list[Problem] = field(default_factory=list)
+    held_back: bool = False
+    refused: set[Path] = field(default_factory=set)
+
+
+def bundle_checked(
+    root: Path, bundle: Bundle, pages: EnvironmentPages, known_text: Callable[[Path], bool] | None = None
+) -> BundleChecked:
+    """One report's text (front matter, the environments it shows) and raw files (text, no case clashes)."""
+    where = content.relative(bundle.index_path, root)
+    raw_envs = sorted({env for env, _ in bundle.raw_files})
+    found = report(where, _read(bundle.index_path), set(pages.found), raw_envs)
+    for env in _shown(bundle.index_path, raw_envs):
+        if env in pages.broken:
+            page = content.relative(pages.found[env], root)
+            found.append(Problem(where, 1, f"shows environment {env!r}, whose page {page} has errors"))
+    one = BundleChecked(found, any(problem.severity == "error" for problem in found))
+    _raw_files(root, bundle, one, known_text)
+    return one
 
 
 def environment(path: str, text: str | Problem, env: str, environments: set[str]) -> list[Problem]:
@@ -672,17 +708,17 @@ def _case_clashes(root: Path, paths: list[Path], what: str, problems: list[Probl
     return clashing
 
 
-def _raw_files(root: Path, bundle: Bundle, checked: Checked, known_text: Callable[[Path], bool] | None) -> None:
+def _raw_files(root: Path, bundle: Bundle, checked: BundleChecked, known_text: Callable[[Path], bool] | None) -> None:
     """A report's raw files that are not text, or whose path clashes in case with another's: left out."""
     paths = [path for _, path in bundle.raw_files]
-    checked.raw_files.update(_case_clashes(root, paths, "raw file", checked.problems))
+    checked.refused.update(_case_clashes(root, paths, "raw file", checked.problems))
     for path in paths:
         if known_text is not None and known_text(path):
             continue
         refused = binary(path)
         if refused:
             checked.problems.append(Problem(content.relative(path, root), *refused))
-            checked.raw_files.add(path)
+            checked.refused.add(path)
 
 
 def binary(path: Path) -> tuple[int, str] | None:
