@@ -202,8 +202,9 @@ def test_a_damaged_cache_entry_of_published_files_is_built_again(site):
 @pytest.mark.parametrize("workers", [1, 2])
 def test_a_damaged_share_is_built_again_not_a_crash(site, workers):
     """A report's share of the site index that the cache cannot give back (cut short here, one entry of
-    each kind) is found when the index is made: its report is built again, and what is published is
-    what a clean ingest publishes. It used to stop the ingest with a TypeError."""
+    each kind) is found when the index is made (a series entry, when a scenario page draws its lines):
+    its report is built again, and what is published is what a clean ingest publishes. It used to stop
+    the ingest with a TypeError."""
     ingest_module.ingest(site, out=None)
     before = published(site)
     # Two reports other than the one edited below (whose entries that edit leaves unused anyway): which
@@ -213,14 +214,16 @@ def test_a_damaged_share_is_built_again_not_a_crash(site, workers):
     others = [entry.stem for entry in reports if store.load("reports", entry.stem).slug != REPORT]
     damaged = [
         site / ".perfwiki-cache" / kind / f"{key}.pickle"
-        for kind, key in zip(cache.SHARE_KINDS, others[:2], strict=True)
+        for kind, key in zip(cache.SHARE_KINDS, others[: len(cache.SHARE_KINDS)], strict=True)
     ]
     for entry in damaged:
         entry.write_bytes(entry.read_bytes()[:40])
     raw = site / "content" / "reports" / REPORT / "raw" / "nvme-raw" / "fio-bandwidth-iops-latency.md"
     original = raw.read_bytes()
     raw.write_bytes(original + b"\n" + original)  # more runs: the index is made again, from every share
-    assert ingest_module.ingest(site, workers=workers, out=None).built >= 2
+    # Built again in rounds: the reports of the damaged share and listings, then (found only when its
+    # scenario's lines are drawn) the report of the damaged series; the ingest reports the last round.
+    assert ingest_module.ingest(site, workers=workers, out=None).built >= 1
     raw.write_bytes(original)
     assert ingest_module.ingest(site, workers=workers, out=None).built == 1
     assert published(site) == before
@@ -486,7 +489,9 @@ def test_a_change_the_site_index_does_not_show_leaves_the_index_as_it_was(site, 
     before = published(site)
     made: list[int] = []
     real = index_pages.index_files
-    monkeypatch.setattr(index_pages, "index_files", lambda shares: made.append(len(shares)) or real(shares))
+    monkeypatch.setattr(
+        index_pages, "index_files", lambda shares, *rest: made.append(len(shares)) or real(shares, *rest)
+    )
     # A sentence more in the report's text: its page changes, no environment's, scenario's or run list's.
     page = site / "content" / "reports" / REPORT / "index.md"
     page.write_text(page.read_text(encoding="utf-8") + "\nOne sentence more.\n", encoding="utf-8")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from perfwiki.pages import comparison as comparison_view
 from perfwiki.pages import report as views
 
@@ -133,3 +135,45 @@ def test_related_environments_are_those_sharing_the_most_scenarios_counted_pair_
         assert related[name]["count"] == len(shared)
         assert [(e["environment"], e["scenarios"]) for e in related[name]["closest"]] == ranked
     assert "env-solo" not in related and max(len(mine) for mine in ran.values()) >= 8
+
+
+def test_overlay_series_kept_apart_are_read_for_the_reports_a_scenario_page_draws_and_give_the_same_pages():
+    """ingest keeps a report's overlay series apart from the rest of its share; the site index asks for
+    them only while a scenario has no more than OVERLAID lines, and makes the same pages as from whole shares."""
+    from pathlib import Path
+
+    from perfwiki.extract import extract
+    from perfwiki.pages import index as index_pages
+
+    fixtures = Path(__file__).parent / "fixtures"
+
+    def runs_of(name: str, environment: str):
+        runs = extract(f"tests/fixtures/{name}", (fixtures / name).read_bytes()).runs
+        for run in runs:
+            run.environment = environment
+        return runs
+
+    many = index_pages.OVERLAID + 4  # reports of one fio scenario: its page draws no lines past OVERLAID
+    shares = [
+        index_pages.index_share(f"report-{n:02}", runs_of("fio/fio-3.33-randread-4k-normal.txt", f"env-{n}"))
+        for n in range(many)
+    ]
+    # Last in report order, and alone in its scenario: its lines are drawn.
+    shares.append(index_pages.index_share("report-zz", runs_of("iperf3/iperf3-3.12-loopback-t1-text.txt", "env-z")))
+    whole = index_pages.index_files(shares)
+    series = {share["report"]: {key: s["series"] for key, s in share["scenarios"].items()} for share in shares}
+    apart = [
+        {
+            **share,
+            "scenarios": {k: {f: v for f, v in s.items() if f != "series"} for k, s in share["scenarios"].items()},
+        }
+        for share in shares
+    ]
+    asked: list[str] = []
+    assert index_pages.index_files(apart, lambda report: asked.append(report) or series[report]) == whole
+    fio_lines = next(iter(shares[0]["scenarios"].values()))["series"]
+    drawn_from = -(-(index_pages.OVERLAID + 1) // len(fio_lines))  # reports until one line too many
+    assert sorted(set(asked)) == [f"report-{n:02}" for n in range(drawn_from)] + ["report-zz"]
+    scenario_pages = [name for name in whole if name.startswith("scenarios/")]
+    charts = [json.loads(whole[name]).get("charts") for name in scenario_pages]
+    assert [] in charts and any(charts)  # the fio page draws none (too many lines), the iperf3 page draws its own

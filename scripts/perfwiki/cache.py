@@ -174,10 +174,11 @@ _CHUNK = 64 * 1024
 DICTIONARY = ("dictionaries", key("runs"), "")
 # The dictionaries this process read or made, by their path.
 _DICTIONARIES: dict[Path, bytes] = {}
-# A report's share of the site index is cached as two entries: its runs as the run finder lists them,
-# with the report's title and date ("listings"), and the rest ("shares"). The finder is made on a worker
-# from the first alone while the ingest makes the rest of the index from the second: each reads half.
-SHARE_KINDS = ("shares", "listings")
+# A report's share of the site index is cached as three entries: its runs as the run finder lists them,
+# with the report's title and date ("listings"), its scenarios' overlay series ("series"), and the rest
+# ("shares"). The finder is made on a worker from the first alone while the ingest makes the rest of the
+# index from the last; the series are read only for the few reports whose lines a scenario page draws.
+SHARE_KINDS = ("shares", "listings", "series")
 
 
 class _Deflating:

@@ -1149,7 +1149,7 @@ def _site_index(
             damaged += also.keys
         raise DamagedShares(damaged)
     held = {datafile.name("held_back"): datafile.dump(held_back)}
-    data = _utf8({**index_pages.index_files(shares), **held})
+    data = _utf8({**index_pages.index_files(shares, _overlays(store, jobs)), **held})
     # Each scenario's old keys (scenario_aliases.py): found against the last ingest's data/ as well as content/.
     data, problems = scenario_renames.keep_old_keys(root, data, staging is not None)
     runs: list[str] = []  # not publishing, the index was made for what keep_old_keys says alone
@@ -1162,6 +1162,20 @@ def _site_index(
             found = _write_run_finder(_listings(store, keys), staging["runs"])
         runs = sorted([COMPARE, *found])
     return SiteIndex(made, {"data": sorted(data), "runs": runs}, data, problems)
+
+
+def _overlays(store: Cache, jobs: list[ReportJob]) -> index_pages.Overlays:
+    """A report's overlay series from the cache ("series"), by its slug; DamagedShares when they are not there."""
+    keys = {job.slug: job.key for job in jobs}
+
+    @functools.cache
+    def overlays(report: str) -> dict[str, list[dict[str, Any]]]:
+        series = store.load("series", keys[report])
+        if series is None:
+            raise DamagedShares([keys[report]])
+        return series
+
+    return overlays
 
 
 def _run_finder(root: Path, keys: list[str], folder: str) -> list[str]:
@@ -1211,7 +1225,12 @@ _LISTED = ("report", "title", "date", "environments")
 
 def _save_share(store: Cache, key: str, share: dict[str, Any]) -> None:
     store.save("listings", key, {name: share[name] for name in _LISTED})
-    store.save("shares", key, {name: value for name, value in share.items() if name != "environments"})
+    scenarios = share["scenarios"]
+    store.save("series", key, {name: scenario["series"] for name, scenario in scenarios.items()})
+    # The series are read from their own entry, when a scenario page draws them (index_pages._merged_scenarios).
+    rest = {name: {k: v for k, v in scenario.items() if k != "series"} for name, scenario in scenarios.items()}
+    kept = {name: value for name, value in share.items() if name != "environments"}
+    store.save("shares", key, {**kept, "scenarios": rest})
 
 
 def _write_run_finder(shares: list[dict[str, Any]], folder: str) -> list[str]:

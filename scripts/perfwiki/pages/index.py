@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime
 import statistics
+from collections.abc import Callable
 from typing import Any
 
 from .. import artefacts, chartsvg, datafile, noise, tools, units
@@ -161,9 +162,18 @@ def index_share(
     }
 
 
-def _merged_scenarios(shares: list[dict[str, Any]]) -> tuple[dict[str, dict[str, Any]], dict[str, list[Any]]]:
+# A report's overlay series by scenario, for the reports whose shares were kept without them.
+Overlays = Callable[[str], dict[str, list[dict[str, Any]]]]
+
+
+def _merged_scenarios(
+    shares: list[dict[str, Any]], overlays: Overlays | None = None
+) -> tuple[dict[str, dict[str, Any]], dict[str, list[Any]]]:
     """Every report's share of each scenario as one: its runs across reports, in report order, and
-    the overlay series of those runs (site_index, compare_index)."""
+    (site_index, with `overlays`) the overlay series of those runs, as many as _scenario_charts
+    reads: past OVERLAID it draws none, so a scenario run in 500 reports needs the first few of
+    them. A share kept without its series (ingest's "series" entries, two fifths of the bytes at
+    100,000 runs) has them asked of `overlays(report)` only then."""
     scenarios: dict[str, dict[str, Any]] = {}
     series: dict[str, list[dict[str, Any]]] = {}
     for share in sorted(shares, key=lambda share: share["report"]):
@@ -174,13 +184,16 @@ def _merged_scenarios(shares: list[dict[str, Any]]) -> tuple[dict[str, dict[str,
             )
             scenario.setdefault("runs", []).extend(found["runs"])
             scenario["columns"] = found["columns"]
-            series.setdefault(key, []).extend(found["series"])
+            overlaid = series.setdefault(key, [])
+            if overlays is not None and len(overlaid) <= OVERLAID:
+                overlaid.extend(found["series"] if "series" in found else overlays(share["report"])[key])
     return scenarios, series
 
 
-def site_index(shares: list[dict[str, Any]]) -> dict[str, Any]:
-    """Scenario, tool and environment pages across every report: which runs did the same thing, and where."""
-    scenarios, series = _merged_scenarios(shares)
+def site_index(shares: list[dict[str, Any]], overlays: Overlays | None = None) -> dict[str, Any]:
+    """Scenario, tool and environment pages across every report: which runs did the same thing, and where.
+    `overlays` gives the series of a share kept without them (_merged_scenarios)."""
+    scenarios, series = _merged_scenarios(shares, overlays or _series_kept)
     by_tool: dict[str, dict[str, Any]] = {}
     environments: dict[str, list[dict[str, Any]]] = {}
     for share in sorted(shares, key=lambda share: share["report"]):
@@ -224,6 +237,10 @@ def site_index(shares: list[dict[str, Any]]) -> dict[str, Any]:
         "dates": dates,
         "changes": history.flagged_changes(histories, scenarios),
     }
+
+
+def _series_kept(report: str) -> dict[str, list[dict[str, Any]]]:
+    raise ValueError(f"the share of {report} was kept without its overlay series, and none were given")
 
 
 def _grouped(tool: str, scenarios: dict[str, dict[str, Any]]) -> tuple[list[dict[str, Any]], list[str], str]:
@@ -343,9 +360,9 @@ def _scenario_charts(scenario: dict[str, Any], series: list[dict[str, Any]]) -> 
     return tools.get(scenario["tool"]).scenario_charts(names, series)
 
 
-def index_files(shares: list[dict[str, Any]]) -> dict[str, str]:
+def index_files(shares: list[dict[str, Any]], overlays: Overlays | None = None) -> dict[str, str]:
     """data/ files for the scenario, tool and environment pages, one per page (see report_documents)."""
-    index = site_index(shares)
+    index = site_index(shares, overlays)
     files = {datafile.name("tools"): datafile.dump(index["tools"])}
     # The headings and labels run pages' tables share (pages/layouts.py), in hugo.Data for all of them.
     files[datafile.name("layouts")] = datafile.dump(layouts.document())
@@ -410,7 +427,7 @@ def compare_index(shares: list[dict[str, Any]]) -> str:
     thing; each carries its parameters by name, for the page to say what differs when an environment
     ran a near scenario instead.
     """
-    merged, _ = _merged_scenarios(shares)
+    merged, _ = _merged_scenarios(shares)  # without the series: the compare page draws none
     dates = {share["report"]: share.get("date") or "" for share in shares}
     near = near_scenarios({key: scenario["fingerprint"] for key, scenario in merged.items()})
     decided = _decided(shares, merged)
