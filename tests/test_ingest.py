@@ -628,3 +628,21 @@ def test_a_generation_that_cannot_be_taken_over_is_made_anew(site):
     current = os.readlink(publishing / "current")
     replaced = json.loads((publishing / current / "manifest.json").read_text(encoding="utf-8"))["replaces"]
     assert sorted(path.name for path in publishing.iterdir()) == sorted(["current", current, replaced])
+
+
+def test_the_cache_lets_go_of_what_a_changed_raw_file_was_parsed_and_published_as(site):
+    """prune() keeps the entries of every raw file in use (named wholesale, Cache.keep) and drops those
+    of a raw file's bytes before it changed: its parsed runs and its published text."""
+    ingest_module.ingest(site, out=None)
+    folders = [site / ".perfwiki-cache" / kind for kind in ("extract", "published")]
+    before = [{entry.name for entry in folder.iterdir()} for folder in folders]
+    assert len(before[0]) == RAW_FILES
+    raw = site / "content" / "reports" / REPORT / "raw" / "nvme-raw" / "fio-bandwidth-iops-latency.md"
+    raw.write_bytes(raw.read_bytes() + b"\n<!-- edited -->\n")
+    ingest_module.ingest(site, out=None)
+    after = [{entry.name for entry in folder.iterdir()} for folder in folders]
+    (gone,), (new,) = before[0] - after[0], after[0] - before[0]
+    assert len(after[0]) == RAW_FILES
+    old_key, new_key = gone.partition(".")[0], new.partition(".")[0]
+    assert {name.partition(".")[0] for name in before[1] - after[1]} == {old_key}
+    assert {name.partition(".")[0] for name in after[1] - before[1]} == {new_key}

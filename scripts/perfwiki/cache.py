@@ -17,7 +17,7 @@ import pickle
 import shutil
 import time
 import zlib
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -56,6 +56,8 @@ class Cache:
     def __init__(self, root: Path) -> None:
         self.folder = root / DIR
         self.used: set[str] = set()  # as text: a warm ingest of 10,000 runs marks 4,000 entries
+        # Kinds whose entries in use are named wholesale (keep): {kind: names, whatever their suffix}.
+        self.kept: dict[str, set[str]] = {}
 
     def path(self, kind: str, name: str, suffix: str) -> Path:
         return Path(self.mark(kind, name, suffix))
@@ -65,6 +67,11 @@ class Cache:
         path = f"{self.folder}/{kind}/{name}{suffix}"
         self.used.add(path)
         return path
+
+    def keep(self, kind: str, names: Iterable[str]) -> None:
+        """Mark every entry of a kind with one of these names, whatever its suffix: at 100,000 runs a
+        mark per raw file and kind made 126,000 paths for prune() to look up."""
+        self.kept.setdefault(kind, set()).update(names)
 
     def load(self, kind: str, name: str, each: dict[str, Callable[[list], list]] | None = None) -> Any | None:
         """An entry, or None when it is missing or unreadable; `each[key]` is given every list piece of
@@ -131,8 +138,9 @@ class Cache:
         self.mark(*DICTIONARY)  # this code's, whichever process made or read it
         # os.scandir, not pathlib: a warm ingest of 10,000 runs looks at 4,000 entries to drop none.
         for kind in os.scandir(self.folder):  # the lock file beside the kinds stays
+            kept = self.kept.get(kind.name, ())
             for entry in os.scandir(kind.path) if kind.is_dir() else []:
-                if entry.path not in self.used:
+                if entry.path not in self.used and entry.name.partition(".")[0] not in kept:
                     shutil.rmtree(entry.path) if entry.is_dir(follow_symlinks=False) else os.unlink(entry.path)
 
 

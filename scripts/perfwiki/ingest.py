@@ -890,11 +890,9 @@ def _build(
         else:
             to_build.append(job)
     current = {raw_file.key: raw_file for job in jobs for raw_file in job.raw_files}
-    for name, raw_file in current.items():
-        store.mark("extract", name, ".pickle")  # still in use
-        if raw_file.redactor.active:
-            store.mark("published", name, "")  # its redacted text, which workers publish
-            store.mark("published", name, AS_IT_IS)
+    store.keep("extract", current)  # still in use
+    # Their redacted texts, which workers publish (or AS_IT_IS: nothing to hide).
+    store.keep("published", [name for name, raw_file in current.items() if raw_file.redactor.active])
     wanted = {raw_file.key: raw_file for job in to_build for raw_file in job.raw_files}
     to_extract = [
         raw_file
@@ -908,8 +906,7 @@ def _build(
         *(job.key for job in jobs),
         datafile.dump(held_back),
         scenario_renames.table_text(root) or "",  # added to the index's files after the cache (below)
-        *(f"{raw_file.published}={name}" for name, raw_file in sorted(current.items())),
-    )
+    )  # the raw files' keys, and so their paths and where they are published, are in the reports' keys
     # The generation in use, and the output and reports (their keys) it was made of.
     in_use = publish.current(root)
     last = publish.manifest(root, in_use)
