@@ -3,13 +3,16 @@ as one made from nothing, edit after edit (the examples' reports, environments a
 
 from __future__ import annotations
 
+import hashlib
 import os
+import pickle
 import time
+import zlib
 from pathlib import Path
 
 import pytest
 
-from perfwiki import cache, planned
+from perfwiki import cache, content, planned
 from perfwiki import ingest as ingest_module
 from support import copy_site_sources
 
@@ -161,4 +164,29 @@ def test_a_link_in_content_plans_every_folder(site, planned_folders):
     planned_folders.clear()
     kept = the_plan(site)
     assert len(planned_folders) == 8
+    assert kept == from_nothing(site)
+
+
+def test_upgraded_from_a_perfwiki_that_kept_the_digests_alone_no_raw_file_is_hashed_again(site, monkeypatch):
+    """Before plans were kept, .perfwiki-cache/digests.pickle held every raw file's sha256 with its stats:
+    the first plan after the upgrade takes them rather than reading every raw file again."""
+    known = {}
+    for path in content.raw_files(site):
+        stat = path.stat()
+        known[str(path)] = (stat.st_size, stat.st_mtime_ns, stat.st_ino, hashlib.sha256(path.read_bytes()).hexdigest())
+    before = site / cache.DIR / "digests.pickle"
+    before.parent.mkdir(parents=True, exist_ok=True)
+    before.write_bytes(zlib.compress(pickle.dumps((cache.CODE_VERSION, known))))
+    hashed: list[str] = []
+    real = hashlib.file_digest
+
+    def counted(file, digest):
+        hashed.append(file.name)
+        return real(file, digest)
+
+    monkeypatch.setattr(hashlib, "file_digest", counted)
+    kept = the_plan(site)
+    assert hashed == [] and len(known) > 70
+    assert not before.exists()
+    monkeypatch.setattr(hashlib, "file_digest", real)
     assert kept == from_nothing(site)

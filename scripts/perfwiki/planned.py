@@ -39,6 +39,8 @@ FILE = "plan.pickle"
 # The layout of what is kept: another is read as nothing kept.
 _FORMAT = 2
 _PROTOCOL = pickle.HIGHEST_PROTOCOL
+# Where perfwiki kept every raw file's digest before it kept plans (cache.FileDigests).
+_DIGESTS_BEFORE = "digests.pickle"
 # zlib level: the plan of 2,000 reports is a few MB of repeated names; level 1 is fast and enough.
 _LEVEL = 1
 
@@ -132,22 +134,24 @@ class Memo:
     reports: dict[str, Any] = field(default_factory=dict)
     known: dict[str, bytes] = field(default_factory=dict)  # pickled apart: read only for a folder planned anew
     version: str | None = None
+    # Every file's digest as a perfwiki before plans were kept had them (digests.pickle), and its version.
+    before: tuple[str | None, dict[str, tuple[int, int, int, str]]] | None = None
 
     def digests(self, folder: str) -> FileDigests:
         """What a folder planned anew starts from: its files as the last plan found them."""
         known = self.known.get(folder)
+        if known is None and self.before is not None:
+            return FileDigests(self.before[1], self.before[0])
         return FileDigests(pickle.loads(known) if known else {}, self.version)  # noqa: S301 - ours
 
 
 def load(root: Path, found: Survey | None) -> Memo:
     """What of the last plan this survey allows to keep (nothing but the files' digests without a survey)."""
-    try:
-        with _inflated(root / DIR / FILE) as file:
-            kept = pickle.load(file)  # noqa: S301 - ours
-    except (OSError, EOFError, pickle.UnpicklingError, AttributeError, ImportError, TypeError, zlib.error):
-        return Memo()
+    kept = _unpickled(root / DIR / FILE)
     if not isinstance(kept, dict) or kept.get("format") != _FORMAT:
-        return Memo()
+        # Upgraded from a perfwiki that kept the files' digests alone: they spare hashing every file again.
+        before = _unpickled(root / DIR / _DIGESTS_BEFORE)
+        return Memo(before=before if isinstance(before, tuple) and len(before) == 2 else None)
     known = {name: digests for name, (_, _, digests) in kept["reports"].items()}
     memo = Memo(known=known, version=kept["version"])
     if found is not None and kept["outside"] == found.outside:
@@ -158,6 +162,15 @@ def load(root: Path, found: Survey | None) -> Memo:
             if digest is not None and found.folders.get(name) == digest and name not in found.unsettled
         }
     return memo
+
+
+def _unpickled(path: Path) -> Any:
+    """What a file of ours holds, or None when it is missing or unreadable."""
+    try:
+        with _inflated(path) as file:
+            return pickle.load(file)  # noqa: S301 - ours
+    except (OSError, EOFError, pickle.UnpicklingError, AttributeError, ImportError, TypeError, zlib.error):
+        return None
 
 
 def save(root: Path, found: Survey | None, site: dict[str, Any], reports: dict[str, Any]) -> None:
@@ -183,5 +196,5 @@ def save(root: Path, found: Survey | None, site: dict[str, Any], reports: dict[s
     data = pickle.dumps(kept, _PROTOCOL)
     (root / DIR).mkdir(exist_ok=True)
     write_atomically(root / DIR / FILE, zlib.compress(data, _LEVEL))
-    with contextlib.suppress(FileNotFoundError):  # what kept the digests before this plan did
-        (root / DIR / "digests.pickle").unlink()
+    with contextlib.suppress(FileNotFoundError):  # what kept the digests before plans were kept
+        (root / DIR / _DIGESTS_BEFORE).unlink()
