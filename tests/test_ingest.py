@@ -202,19 +202,19 @@ def test_a_damaged_cache_entry_of_published_files_is_built_again(site):
 @pytest.mark.parametrize("workers", [1, 2])
 def test_a_damaged_share_is_built_again_not_a_crash(site, workers):
     """A report's share of the site index that the cache cannot give back (cut short here, one entry of
-    each kind) is found when the index is made (a series entry, when a scenario page draws its lines):
-    its report is built again, and what is published is what a clean ingest publishes. It used to stop
-    the ingest with a TypeError."""
+    each kind, and the series of two reports) is found when the index is made (a series entry, when a
+    scenario page draws its lines): its report is built again, and what is published is what a clean
+    ingest publishes. It used to stop the ingest with a TypeError."""
     ingest_module.ingest(site, out=None)
     before = published(site)
-    # Two reports other than the one edited below (whose entries that edit leaves unused anyway): which
+    # Reports other than the one edited below (whose entries that edit leaves unused anyway): which
     # entries sort first depends on the keys, and so on the code's version.
     store = cache.Cache(site)
     reports = sorted((site / ".perfwiki-cache" / "reports").iterdir())
     others = [entry.stem for entry in reports if store.load("reports", entry.stem).slug != REPORT]
+    kinds = [*cache.SHARE_KINDS, "series"]  # two damaged series: both found in one round, not one a round
     damaged = [
-        site / ".perfwiki-cache" / kind / f"{key}.pickle"
-        for kind, key in zip(cache.SHARE_KINDS, others[: len(cache.SHARE_KINDS)], strict=True)
+        site / ".perfwiki-cache" / kind / f"{key}.pickle" for kind, key in zip(kinds, others[: len(kinds)], strict=True)
     ]
     for entry in damaged:
         entry.write_bytes(entry.read_bytes()[:40])
@@ -227,7 +227,7 @@ def test_a_damaged_share_is_built_again_not_a_crash(site, workers):
     raw.write_bytes(original)
     assert ingest_module.ingest(site, workers=workers, out=None).built == 1
     assert published(site) == before
-    assert all(cache.Cache(site).load(kind, entry.stem) for kind, entry in zip(cache.SHARE_KINDS, damaged, strict=True))
+    assert all(cache.Cache(site).load(kind, entry.stem) for kind, entry in zip(kinds, damaged, strict=True))
 
 
 def test_long_runs_draw_a_progress_bar_on_a_terminal(site, monkeypatch):

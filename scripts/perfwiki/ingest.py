@@ -1146,7 +1146,17 @@ def _site_index(
             damaged += also.keys
         raise DamagedShares(damaged)
     held = {datafile.name("held_back"): datafile.dump(held_back)}
-    data = _utf8({**index_pages.index_files(shares, _overlays(store, jobs)), **held})
+    try:
+        made_files = index_pages.index_files(shares, _overlays(store, jobs))
+    except DamagedShares as series:  # and what the worker finds damaged too, as for the shares above
+        damaged = series.keys
+        try:
+            if finding is not None:
+                finding.result()
+        except DamagedShares as also:
+            damaged += also.keys
+        raise DamagedShares(damaged) from None
+    data = _utf8({**made_files, **held})
     # Each scenario's old keys (scenario_aliases.py): found against the last ingest's data/ as well as content/.
     data, problems = scenario_renames.keep_old_keys(root, data, staging is not None)
     runs: list[str] = []  # not publishing, the index was made for what keep_old_keys says alone
@@ -1162,14 +1172,16 @@ def _site_index(
 
 
 def _overlays(store: Cache, jobs: list[ReportJob]) -> index_pages.Overlays:
-    """A report's overlay series from the cache ("series"), by its slug; DamagedShares when they are not there."""
+    """A report's overlay series from the cache ("series"), by its slug. When one is not there, every
+    report's is looked at, so that one DamagedShares names all those the cache cannot give back: found
+    one a time, three damaged entries would outlast the ingest's tries."""
     keys = {job.slug: job.key for job in jobs}
 
     @functools.cache
     def overlays(report: str) -> dict[str, list[dict[str, Any]]]:
         series = store.load("series", keys[report])
         if series is None:
-            raise DamagedShares([keys[report]])
+            raise DamagedShares([key for key in keys.values() if store.load("series", key) is None])
         return series
 
     return overlays
