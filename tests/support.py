@@ -309,6 +309,14 @@ def slice_runs(name: str):
     return runs
 
 
+def fixture_runs(name: str, environment: str):
+    """The runs of a captured output under tests/fixtures/ (`name` below it), on one environment."""
+    runs = extract(f"tests/fixtures/{name}", (FIXTURES / name).read_bytes()).runs
+    for run in runs:
+        run.environment = environment
+    return runs
+
+
 def interactive(page) -> None:
     """Every chart of the open page drawn by plotly, as a reader's first touch of each would draw it:
     the pages load with static renderings only (perfwiki.chartsvg), plotly on demand (js/charts.js)."""

@@ -4,21 +4,10 @@ fetches a filter at a time, from real runs (the seeds' NAS job files, fio and ip
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
-from perfwiki.extract import extract
 from perfwiki.pages import finder
 from perfwiki.pages.index import index_share
-from support import slice_runs
-
-FIXTURES = Path(__file__).parent / "fixtures"
-
-
-def fixture_runs(name: str, environment: str):
-    runs = extract(f"tests/fixtures/{name}", (FIXTURES / name).read_bytes()).runs
-    for run in runs:
-        run.environment = environment
-    return runs
+from support import fixture_runs, slice_runs
 
 
 def values(facets: dict, facet: str) -> list[str]:

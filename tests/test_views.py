@@ -140,18 +140,8 @@ def test_related_environments_are_those_sharing_the_most_scenarios_counted_pair_
 def test_overlay_series_kept_apart_are_read_for_the_reports_a_scenario_page_draws_and_give_the_same_pages():
     """ingest keeps a report's overlay series apart from the rest of its share; the site index asks for
     them only while a scenario has no more than OVERLAID lines, and makes the same pages as from whole shares."""
-    from pathlib import Path
-
-    from perfwiki.extract import extract
     from perfwiki.pages import index as index_pages
-
-    fixtures = Path(__file__).parent / "fixtures"
-
-    def runs_of(name: str, environment: str):
-        runs = extract(f"tests/fixtures/{name}", (fixtures / name).read_bytes()).runs
-        for run in runs:
-            run.environment = environment
-        return runs
+    from support import fixture_runs as runs_of
 
     many = index_pages.OVERLAID + 4  # reports of one fio scenario: its page draws no lines past OVERLAID
     shares = [

@@ -31,7 +31,7 @@ import sys
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, Any, NamedTuple, TextIO
 
 from . import (
     aliases,
@@ -157,6 +157,21 @@ class IngestResult:
         return sum(report.run_count for report in self.reports)
 
 
+class JobState(NamedTuple):
+    """A planned report's job as planned.py keeps it: its environments by id (their documents are kept
+    once, unredacted), its raw files as (environment, path, sha256, key), its former slugs with its key."""
+
+    slug: str
+    index_path: str
+    front_matter: dict[str, Any]
+    comparisons_line: int
+    raw_files: list[tuple[str, str, str, str]]
+    shown: list[str]
+    aliases_path: str
+    aliases_text: str | None
+    former_and_key: tuple[list[str], str] | None = None  # None until plan() keys it
+
+
 @dataclass
 class FolderPlan:
     """What planning made of one report folder; planned.py keeps it for the next ingest."""
@@ -164,7 +179,7 @@ class FolderPlan:
     refused: list[Problem]  # content.bundle_of's: a name that is not a slug, unknown environments
     checked: validation.BundleChecked | None  # None: not a bundle (its name is not a slug)
     problems: list[Problem] = field(default_factory=list)  # held back, front matter, aliases.yaml
-    job: tuple | None = None  # the report's job as _job_state keeps it; None when it is left out
+    job: JobState | None = None  # None when the report is left out
     leaks: list[Problem] | None = None  # its index.md's problems of redaction, once looked for
     digests: dict[str, tuple[int, int, int, str]] = field(default_factory=dict)  # cache.FileDigests.seen
 
@@ -215,7 +230,7 @@ def plan(root: Path) -> tuple[list[ReportJob], list[Problem]]:
                 folder.leaks = page_leaks(root, content.report_path(root, name), redactor)
         leaks = memo.site["leaks"] + [leak for folder in folders.values() for leak in folder.leaks or ()]
         problems += sorted(leaks, key=lambda problem: (problem.path, problem.line))
-    kept_keys = {folder.job[0]: folder.job[-1] for folder in folders.values() if folder.job}
+    kept_keys = {folder.job.slug: folder.job.former_and_key for folder in folders.values() if folder.job}
     # Anything planned anew is kept for the next ingest; a plan taken whole is not written again.
     changed = len(memo.reports) != len(folders) or not memo.site
     for job in jobs:
@@ -241,7 +256,7 @@ def plan(root: Path) -> tuple[list[ReportJob], list[Problem]]:
         by_slug = {job.slug: job for job in jobs}
         for folder in folders.values():
             if folder.job:
-                folder.job = _job_state(by_slug[folder.job[0]], documents)
+                folder.job = _job_state(by_slug[folder.job.slug])
         planned.save(root, found, {"pages": pages, "documents": documents, "leaks": memo.site.get("leaks")}, folders)
     return jobs, problems
 
@@ -285,8 +300,9 @@ def _plan_folder(
             planned_folder.problems.append(Problem(where, 1, f"not valid UTF-8 (byte {exc.start}): {exc.reason}"))
     comparisons_line = content.line_of(bundle.index_path, "comparisons:")
     aliases_path = content.relative(bundle.aliases_path, root)
-    planned_folder.job = (bundle.slug, index_path, front_matter, comparisons_line, raw_files, shown, aliases_path)
-    planned_folder.job += (aliases_text, None)
+    planned_folder.job = JobState(
+        bundle.slug, index_path, front_matter, comparisons_line, raw_files, shown, aliases_path, aliases_text
+    )
     return planned_folder
 
 
@@ -294,30 +310,34 @@ def _plan_folder(
 _UNREDACTED = Redactor(Rules())
 
 
-def _job_of(state: tuple, root: Path, documents: dict[str, dict[str, Any]]) -> ReportJob:
-    """The job a folder's plan keeps (_job_state), each environment page a copy of its document."""
-    slug, index_path, front_matter, comparisons_line, raw_files, shown, aliases_path, aliases_text, _ = state
-    for env in shown:
+def _job_of(state: JobState, root: Path, documents: dict[str, dict[str, Any]]) -> ReportJob:
+    """The job a folder's plan keeps, each environment page a copy of its document."""
+    for env in state.shown:
         if env not in documents:
             documents[env] = content.environment_page(root, env)
     return ReportJob(
-        slug,
-        index_path,
-        front_matter,
-        comparisons_line,
-        [RawFile(env, path, sha256, _UNREDACTED, key=key) for env, path, sha256, key in raw_files],
-        {env: {**documents[env], "facts": dict(documents[env]["facts"])} for env in shown},
-        aliases_path=aliases_path,
-        aliases_text=aliases_text,
+        state.slug,
+        state.index_path,
+        state.front_matter,
+        state.comparisons_line,
+        [RawFile(env, path, sha256, _UNREDACTED, key=key) for env, path, sha256, key in state.raw_files],
+        {env: {**documents[env], "facts": dict(documents[env]["facts"])} for env in state.shown},
+        aliases_path=state.aliases_path,
+        aliases_text=state.aliases_text,
     )
 
 
-def _job_state(job: ReportJob, documents: dict[str, dict[str, Any]]) -> tuple:
-    """What a planned job is made of, for planned.py to keep: its environments by id (their documents
-    are kept once, unredacted), its raw files with their keys, its former slugs with its key."""
+def _job_state(job: ReportJob) -> JobState:
+    """A planned job as planned.py keeps it (JobState), keyed."""
     raw_files = [(raw_file.environment, raw_file.path, raw_file.sha256, raw_file.key) for raw_file in job.raw_files]
-    shown = list(job.environment_pages)
-    return (job.slug, job.index_path, job.front_matter, job.comparisons_line, raw_files, shown, job.aliases_path) + (
+    return JobState(
+        job.slug,
+        job.index_path,
+        job.front_matter,
+        job.comparisons_line,
+        raw_files,
+        list(job.environment_pages),
+        job.aliases_path,
         job.aliases_text,
         (job.former_slugs, job.key),
     )

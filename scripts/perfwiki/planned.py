@@ -37,7 +37,7 @@ from .model import CONTENT_DIR
 
 FILE = "plan.pickle"
 # The layout of what is kept: another is read as nothing kept.
-_FORMAT = 2
+_FORMAT = 3
 _PROTOCOL = pickle.HIGHEST_PROTOCOL
 # Where perfwiki kept every raw file's digest before it kept plans (cache.FileDigests).
 _DIGESTS_BEFORE = "digests.pickle"
