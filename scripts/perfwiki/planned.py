@@ -58,65 +58,62 @@ class Survey:
 
 def survey(root: Path) -> Survey | None:
     """The walk of content/ that says what changed since the last plan; None when a link is found."""
-    content = root / CONTENT_DIR
+    content = os.fspath(root / CONTENT_DIR)
+    reports = os.path.join(content, "reports")
     outside = hashlib.sha256(f"{cache.CODE_VERSION}\0{root}\0".encode())  # read here: tests change it
     now = time.time_ns()
-    result = Survey("", {})
     try:
         config = (root / "hugo.toml").stat()
         outside.update(f"hugo.toml {config.st_size} {config.st_mtime_ns} {config.st_ino}\n".encode())
-        result.outside_settled = now - config.st_mtime_ns > FileDigests.SETTLED_NS
+        newest = config.st_mtime_ns
     except FileNotFoundError:
         outside.update(b"no hugo.toml\n")
-    reports = os.path.join(os.fspath(content), "reports")
-    pending = [os.fspath(content)]
-    while pending:
-        folder = pending.pop()
-        try:
-            entries = list(os.scandir(folder))  # in the file system's order: another only plans again
-        except FileNotFoundError:
-            continue
-        for entry in entries:
-            if entry.is_symlink():
+        newest = 0
+    # A report folder's name is not in `outside`: a report added plans no other again.
+    newest_outside = _walk(content, outside, reports)
+    if newest_outside is None:
+        return None
+    result = Survey("", {}, outside_settled=now - max(newest, newest_outside) > FileDigests.SETTLED_NS)
+    for entry in _entries(reports):
+        if entry.is_dir(follow_symlinks=False):
+            digest = hashlib.sha256()
+            newest = _walk(entry.path, digest)
+            if newest is None:
                 return None
-            if entry.is_dir():
-                if folder == reports:
-                    digest, newest = _folder(entry.path)
-                    if digest is None:
-                        return None
-                    result.folders[entry.name] = digest
-                    if now - newest <= FileDigests.SETTLED_NS:
-                        result.unsettled.add(entry.name)
-                else:  # a report folder's name is not in `outside`: a report added plans no other again
-                    pending.append(entry.path)
-                    outside.update(f"{entry.path}/\n".encode())
-            else:
-                stat = entry.stat()
-                outside.update(f"{entry.path} {stat.st_size} {stat.st_mtime_ns} {stat.st_ino}\n".encode())
-                if now - stat.st_mtime_ns <= FileDigests.SETTLED_NS:
-                    result.outside_settled = False
+            result.folders[entry.name] = digest.hexdigest()
+            if now - newest <= FileDigests.SETTLED_NS:
+                result.unsettled.add(entry.name)
     result.outside = outside.hexdigest()
     return result
 
 
-def _folder(path: str) -> tuple[str | None, int]:
-    """(A digest of every file under a report folder with its stats, or None for a link; the newest mtime)."""
-    digest = hashlib.sha256()
+def _walk(top: str, digest: Any, reports: str | None = None) -> int | None:
+    """Every file under `top` into `digest` with its size, mtime and inode; the newest mtime, or None for
+    a link. The folders in `reports` are left out: each report folder has a digest of its own."""
     newest = 0
-    pending = [path]
+    pending = [top]
     while pending:
         folder = pending.pop()
-        for entry in os.scandir(folder):
+        for entry in _entries(folder):  # in the file system's order: another only plans again
             if entry.is_symlink():
-                return None, 0
+                return None
             if entry.is_dir():
-                pending.append(entry.path)
-                digest.update(f"{entry.path}/\n".encode())
+                if folder != reports:
+                    pending.append(entry.path)
+                    digest.update(f"{entry.path}/\n".encode())
             else:
                 stat = entry.stat()
                 newest = max(newest, stat.st_mtime_ns)
                 digest.update(f"{entry.path} {stat.st_size} {stat.st_mtime_ns} {stat.st_ino}\n".encode())
-    return digest.hexdigest(), newest
+    return newest
+
+
+def _entries(folder: str) -> list[os.DirEntry[str]]:
+    """A folder's entries; none when it is not there."""
+    try:
+        return list(os.scandir(folder))
+    except FileNotFoundError:
+        return []
 
 
 @dataclass
