@@ -71,7 +71,7 @@ from .redact import Redactor, Rules, opted_out, prompt_hosts, rules_from_config
 from .tools.fio import logs as fio_logs
 
 if TYPE_CHECKING:
-    from concurrent.futures import Executor
+    from concurrent.futures import Executor, Future
 
 # The published copies of the raw files (redacted when the site asks for it), served by Hugo
 # from the current generation (`publish`): hugo.toml does not publish content/reports/*/raw/
@@ -1155,27 +1155,15 @@ def _site_index(
     finding = pool.submit(_run_finder, root, keys, staging["runs"]) if staging and pool else None
     store = Cache(root)
     shares = [store.load("shares", key) for key in keys]  # the listings are the finder's (_run_finder)
-    if None in shares:  # what the worker finds damaged too, so that one more ingest builds them all
-        damaged = [key for key, share in zip(keys, shares, strict=True) if share is None]
-        try:
-            if finding is not None:
-                finding.result()
-            else:
-                _listings(store, keys)
-        except DamagedShares as also:
-            damaged += also.keys
-        raise DamagedShares(damaged)
+    if None in shares:
+        raise _with_listings(
+            [key for key, share in zip(keys, shares, strict=True) if share is None], keys, finding, store
+        )
     held = {datafile.name("held_back"): datafile.dump(held_back)}
     try:
         made_files = index_pages.index_files(shares, _overlays(store, jobs))
-    except DamagedShares as series:  # and what the worker finds damaged too, as for the shares above
-        damaged = series.keys
-        try:
-            if finding is not None:
-                finding.result()
-        except DamagedShares as also:
-            damaged += also.keys
-        raise DamagedShares(damaged) from None
+    except DamagedShares as series:
+        raise _with_listings(series.keys, keys, finding, store) from None
     data = _utf8({**made_files, **held})
     # Each scenario's old keys (scenario_aliases.py): found against the last ingest's data/ as well as content/.
     data, problems = scenario_renames.keep_old_keys(root, data, staging is not None)
@@ -1189,6 +1177,19 @@ def _site_index(
             found = _write_run_finder(_listings(store, keys), staging["runs"])
         runs = sorted([COMPARE, *found])
     return SiteIndex(made, {"data": sorted(data), "runs": runs}, data, problems)
+
+
+def _with_listings(damaged: list[str], keys: list[str], finding: Future | None, store: Cache) -> DamagedShares:
+    """Damaged entries found by the site index, with the listings found damaged too (by the finder's
+    worker, or read here without one): so that one more ingest builds them all."""
+    try:
+        if finding is not None:
+            finding.result()
+        else:
+            _listings(store, keys)
+    except DamagedShares as also:
+        damaged = damaged + also.keys
+    return DamagedShares(damaged)
 
 
 def _overlays(store: Cache, jobs: list[ReportJob]) -> index_pages.Overlays:
