@@ -80,6 +80,44 @@ def test_sync_engine_with_queue_depth(seed):
     assert "fio-sync-engine-iodepth" not in ids(seed("000")[0])  # libaio at QD4096 really queues
 
 
+R730 = "vm-vs-bare-metal/raw/r730-host/fio.md"
+WIN2008 = "vm-vs-bare-metal/raw/win2008-vm-cache-none/fio.md"
+
+
+def test_posixaio_on_linux_is_queue_depth_one(seed):
+    """glibc runs a file's POSIX AIO requests one after another: the host's iodepth=16 was QD1 at
+    its disk (fio's disk stats say Linux), while the Windows guest's windowsaio really queued 16."""
+    from perfwiki import tools
+
+    fio = tools.get("fio")
+    host = run_at(seed("001"), R730, 51)  # 4 KiB random reads: 195 IOPS, clat 41 to 184 ms
+    finding = next(f for f in host.checks if f["id"] == "fio-posixaio-linux-iodepth")
+    assert finding["severity"] == "warning" and finding["line"] == 51
+    # in_queue=62206 ms over 60039 ms: the disk held one request at a time, not sixteen.
+    assert "1.04 requests in its queue on average, against 16 asked" in finding["message"]
+    assert fio.fingerprint(host, "read")["iodepth"] == 1
+    assert "QD1 (iodepth=16, posixaio on Linux) x 1" in fio.badges(host)
+    guest = next(run for run in seed("001") if run.source.path == f"content/reports/{WIN2008}")
+    assert guest.params["ioengine"] == "windowsaio" and fio.fingerprint(guest, "read")["iodepth"] == 16
+    assert "fio-posixaio-linux-iodepth" not in ids(guest)
+
+
+def test_posixaio_here_queues_one_request_where_libaio_queues_sixteen(live_fio):
+    """This machine's glibc and disk: the same 16-deep direct random reads through each engine."""
+    posix = live_fio(
+        "--ioengine=posixaio", "--iodepth=16", "--rw=randread", "--direct=1", "--runtime=2", "--time_based"
+    )
+    libaio = live_fio("--ioengine=libaio", "--iodepth=16", "--rw=randread", "--direct=1", "--runtime=2", "--time_based")
+    if not posix.metrics.get("disks") or not libaio.metrics.get("disks"):
+        pytest.skip("fio printed no disk statistics for this folder's device (tmpfs, overlay): nothing to compare")
+    assert "fio-posixaio-linux-iodepth" in ids(posix) and "fio-posixaio-linux-iodepth" not in ids(libaio)
+
+    def queued(run) -> float:  # requests in the disk's queue on average: in_queue ms over the run's ms
+        return run.metrics["disks"][0]["in_queue"] / run.metrics["jobs"][0]["read"]["runtime_ms"]
+
+    assert queued(posix) < 2 < 4 < queued(libaio), (queued(posix), queued(libaio))
+
+
 def test_contradicting_direct_and_buffered(seed):
     both = run_at(seed("002"), NU4_SATA, 105)  # -direct=1 -buffered=1: buffered
     finding = next(f for f in both.checks if f["id"] == "fio-direct-buffered-conflict")

@@ -262,7 +262,7 @@ def test_every_comparison_number_links_to_its_run_page(built_site):
 
 
 def test_scenario_pages_gather_one_fingerprint_across_environments(built_site):
-    key = "fio-read-randread-4096-16-1-direct-posixaio"
+    key = "fio-read-randread-4096-1-1-direct-posixaio"
     html = (built_site / "bench" / "scenarios" / key / "index.html").read_text(encoding="utf-8")
     # The four Linux guests and the host ran it; the Windows guests (windowsaio) are another scenario.
     for env in ("r730-host", "centos-vm-cache-none", "centos-vm-writeback-q4"):

@@ -14,7 +14,7 @@ from ...findings import Evidence, Finding
 from ...model import Run
 from ..base import Metric, Tool
 from . import checks, names, pages, parser
-from .options import MIXED, depth_text, effective_depth, in_effect, io_mode
+from .options import MIXED, depth_text, effective_depth, in_effect, io_mode, ran_on
 
 
 def _jobs(run: Run, direction: str | None) -> list[dict[str, Any]]:
@@ -47,11 +47,16 @@ def _p99(run: Run, direction: str | None) -> float | None:
 
 
 def target_kind(run: Run) -> str | None:
-    """'raw device' for /dev/... (or \\\\.\\ on Windows), 'file' for a file or directory, None when unknown."""
+    """'raw device' for /dev/... (or \\\\.\\ on Windows), 'file' for a file or directory, None when unknown.
+
+    A job file written for Windows (filename=\\\\.\\PhysicalDrive1) run by fio on Linux makes an
+    ordinary file of that name in the working folder: a file, however the name reads."""
     filename = str(run.params.get("filename") or run.params.get("directory") or "")
     if not filename:
         return None
-    return "raw device" if filename.startswith(("/dev/", "\\\\.\\")) else "file"
+    if filename.startswith("\\\\.\\"):
+        return "file" if ran_on(run.params, run.metrics) == "linux" else "raw device"
+    return "raw device" if filename.startswith("/dev/") else "file"
 
 
 # The metrics whose value is one token of a direction's line, and the name its `printed` map gives it.
@@ -157,7 +162,7 @@ class Fio(Tool):
             "rw": params.get("rw"),
             "bs_bytes": params.get("bs_bytes"),
             # What the device saw: psync with iodepth=64 is the same workload as psync at iodepth=1.
-            "iodepth": effective_depth(params),
+            "iodepth": effective_depth(params, ran_on(params, run.metrics)),
             "numjobs": params.get("numjobs"),
             "io": io_mode(params),
             "ioengine": params.get("ioengine"),
@@ -184,7 +189,8 @@ class Fio(Tool):
         badges = [str(value) for value in (io_mode(params), target_kind(run), params.get("ioengine")) if value]
         if params.get("iodepth") is not None:
             jobs = params.get("numjobs") or 1
-            badges.append(f"{depth_text(params)}, numjobs mixed" if jobs == MIXED else f"{depth_text(params)} x {jobs}")
+            depth = depth_text(params, ran_on(params, run.metrics))
+            badges.append(f"{depth}, numjobs mixed" if jobs == MIXED else f"{depth} x {jobs}")
         return badges
 
     runs_columns = ("rw", "bs", "iodepth", "IOPS", "Bandwidth", "Mean clat", "clat p99")

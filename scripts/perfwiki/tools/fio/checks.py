@@ -7,7 +7,7 @@ import os
 from ... import units
 from ...findings import Check, Evidence, Finding
 from ...model import Run
-from .options import SYNC_ENGINES, per_job
+from .options import SYNC_ENGINES, per_job, ran_on
 from .report import DIRECTIONS
 
 
@@ -18,17 +18,43 @@ def _directions(run: Run) -> list[tuple[str, dict]]:
 def fio_sync_engine_depth(run: Run, ev: Evidence) -> list[Finding]:
     for job in per_job(run.params):  # each job section of a run whose sections differ
         engine, depth = job.get("ioengine"), job.get("iodepth") or 1
-        if engine not in SYNC_ENGINES or not isinstance(depth, int) or depth <= 1:
+        if not isinstance(depth, int) or depth <= 1:
             continue
-        return [
-            ev.finding(
-                "fio-sync-engine-iodepth",
-                "warning",
-                f"ioengine={engine} is synchronous: iodepth={depth} is silently capped at 1, so this is a QD1 result",
-                r"ioengine=\w*sync.*iodepth=|iodepth.*ioengine=\w*sync",
-            )
-        ]
+        if engine in SYNC_ENGINES:
+            return [
+                ev.finding(
+                    "fio-sync-engine-iodepth",
+                    "warning",
+                    f"ioengine={engine} is synchronous: iodepth={depth} is silently capped at 1, "
+                    "so this is a QD1 result",
+                    r"ioengine=\w*sync.*iodepth=|iodepth.*ioengine=\w*sync",
+                )
+            ]
+        if engine == "posixaio" and ran_on(run.params, run.metrics) == "linux":
+            return [
+                ev.finding(
+                    "fio-posixaio-linux-iodepth",
+                    "warning",
+                    f"ioengine=posixaio on Linux is glibc's POSIX AIO, which runs one file's requests one after "
+                    f"another: iodepth={depth} waits in fio's queue, not the disk's, so this is a QD1 result"
+                    f"{_disk_queue(run, depth)}; libaio or io_uring with direct=1 queue for real",
+                    r"ioengine=posixaio.*iodepth=|iodepth.*ioengine=posixaio",
+                )
+            ]
     return []
+
+
+def _disk_queue(run: Run, depth: int) -> str:
+    """' (the disk's own statistics: 1.04 requests in its queue on average, against 16 asked)', from
+    the one disk fio reported (in_queue, ms of I/O time summed over requests, over the run's ms)."""
+    disks, runtimes = (
+        run.metrics.get("disks") or [],
+        [direction.get("runtime_ms") for _, direction in _directions(run) if direction.get("runtime_ms")],
+    )
+    if len(disks) != 1 or not disks[0].get("in_queue") or not runtimes:
+        return ""
+    queued = disks[0]["in_queue"] / max(runtimes)
+    return f" (the disk's own statistics: {queued:.2f} requests in its queue on average, against {depth} asked)"
 
 
 def fio_direct_buffered_conflict(run: Run, ev: Evidence) -> list[Finding]:

@@ -36,23 +36,45 @@ def per_job(params: dict[str, Any]) -> list[dict[str, Any]]:
     return [{**params, **job} for job in params.get("jobs") or ()] or [params]
 
 
-def effective_depth(params: dict[str, Any]) -> int | str | None:
+# Engines fio builds on Linux alone (its Makefile's Linux sources), and Windows' own.
+_LINUX_ENGINES = {"libaio", "io_uring", "io_uring_cmd", "sg", "splice", "falloc", "e4defrag", "binject"}
+
+
+def ran_on(params: dict[str, Any], metrics: dict[str, Any]) -> str | None:
+    """ "linux" or "windows" when the run itself shows which, else None.
+
+    fio prints its disk statistics on Linux alone (diskutil.c is in its Makefile's Linux sources),
+    so a run that has them ran there, whatever its filename looks like; so did one on a Linux-only
+    engine. windowsaio exists on Windows alone."""
+    engines = {job.get("ioengine") for job in per_job(params)}
+    if metrics.get("disks") or engines & _LINUX_ENGINES:
+        return "linux"
+    return "windows" if "windowsaio" in engines else None
+
+
+def effective_depth(params: dict[str, Any], platform: str | None = None) -> int | str | None:
     """The queue depth the device saw: a synchronous engine (psync, sync, …) submits one I/O at a
-    time whatever iodepth says (fio's HOWTO; fio 3.x even prints "queue depth will be capped at 1").
-    MIXED where the run's job sections saw different depths."""
+    time whatever iodepth says (fio's HOWTO; fio 3.x even prints "queue depth will be capped at 1"),
+    and so, on Linux (`platform`, from `ran_on`), does posixaio. MIXED where the run's job sections
+    saw different depths."""
     if params.get("jobs"):
-        depths = {_one_depth(job) for job in per_job(params)}
+        depths = {_one_depth(job, platform) for job in per_job(params)}
         return depths.pop() if len(depths) == 1 else MIXED
-    return _one_depth(params)
+    return _one_depth(params, platform)
 
 
-def _one_depth(params: dict[str, Any]) -> int | None:
+def _one_depth(params: dict[str, Any], platform: str | None) -> int | None:
     depth = params.get("iodepth")
     if depth is not None and params.get("ioengine") in SYNC_ENGINES:
         return 1
     # fio's HOWTO on libaio: "Linux may only support queued behavior with non-buffered I/O (set
     # direct=1 or buffered=0)". Buffered, each submission completes before the next is sent.
     if depth is not None and params.get("ioengine") == "libaio" and io_mode(params) == "buffered":
+        return 1
+    # Linux's POSIX AIO is glibc's, in threads, and glibc queues a file's requests behind the one in
+    # progress (aio_misc.c: "The current file descriptor is worked on"; fio issue #718): fio keeps
+    # iodepth requests queued, the disk sees one at a time. fio's own "IO depths" line cannot tell.
+    if depth is not None and params.get("ioengine") == "posixaio" and platform == "linux":
         return 1
     return depth
 
@@ -102,10 +124,10 @@ def in_effect(
     return filled
 
 
-def depth_text(params: dict[str, Any]) -> str | None:
+def depth_text(params: dict[str, Any], platform: str | None = None) -> str | None:
     """'QD16', or 'QD1 (iodepth=64, psync)' when the engine ignores the depth asked, 'QD1 (iodepth=64,
-    buffered libaio)' when the page cache does."""
-    depth = effective_depth(params)
+    buffered libaio)' when the page cache does, 'QD1 (iodepth=16, posixaio on Linux)' when glibc does."""
+    depth = effective_depth(params, platform)
     if depth is None:
         return None
     if depth == MIXED:
@@ -114,7 +136,11 @@ def depth_text(params: dict[str, Any]) -> str | None:
     if asked in (depth, MIXED):  # a mixed iodepth asked that every job saw as one depth: say that one
         return f"QD{depth}"
     engine = params.get("ioengine")
-    return f"QD{depth} (iodepth={asked}, {'buffered ' if engine == 'libaio' else ''}{engine})"
+    if engine == "libaio":
+        engine = "buffered libaio"
+    elif engine == "posixaio":
+        engine = "posixaio on Linux"
+    return f"QD{depth} (iodepth={asked}, {engine})"
 
 
 # option name -> (param name, converter)

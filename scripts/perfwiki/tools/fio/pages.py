@@ -7,7 +7,7 @@ from typing import Any
 from ... import units
 from ...model import Run, slug
 from ..base import Measure, shown
-from .options import effective_depth
+from .options import effective_depth, ran_on
 from .report import DIRECTIONS
 
 
@@ -35,9 +35,9 @@ def _stats_row(name: str, stats: dict[str, Any] | None) -> list[str | None]:
     return [name] + [scale.text(value) for value in values]
 
 
-def _depth(params: dict[str, Any]) -> str | None:
+def _depth(run: Run) -> str | None:
     """The iodepth asked, and the depth in effect when a synchronous engine ignored it: '64 (QD1)'."""
-    asked, depth = params.get("iodepth"), effective_depth(params)
+    asked, depth = run.params.get("iodepth"), effective_depth(run.params, ran_on(run.params, run.metrics))
     return shown(asked) if asked == depth else f"{asked} (QD{depth})"
 
 
@@ -51,7 +51,7 @@ def summary_cells(run: Run, metrics: dict[str, Any]) -> list[Any]:
     return [
         run.params.get("rw"),
         _bytes(run.params.get("bs_bytes")),
-        _depth(run.params),
+        _depth(run),
         Measure(metrics.get("iops"), "IOPS", (metrics.get("printed") or {}).get("iops")),
         Measure(metrics.get("bw_bytes_per_s"), "B/s", (metrics.get("printed") or {}).get("bw_bytes_per_s")),
         Measure((metrics.get("clat_ns") or {}).get("mean"), "ns"),
