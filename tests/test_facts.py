@@ -18,7 +18,10 @@ def test_seed_002_disks_lvm_models_and_rotational():
     assert facts["disk"] == "sda 223.6G, nvme0n1 2.7T, nvme1n1 2.7T, nvme2n1 2.7T"
     assert facts["lvm"] == "vg1-drds 5.4T /drds"
     assert facts["disk_model"] == "INTEL SSDPE2KX040T8 (x3)"
-    assert facts["rotational"] == "vda: rotational (HDD); sda: SSD (non-rotational); sfdv0n1: SSD (non-rotational)"
+    assert facts["rotational"] == (
+        "vda: rotational flag (a virtual disk's default: not the medium under it); sda: SSD (non-rotational); "
+        "sfdv0n1: SSD (non-rotational)"
+    )
 
 
 def test_synthetic_uname_os_release_lscpu_free_df():

@@ -148,6 +148,10 @@ def _nvme_list(lines: list[str], start: int, facts: Facts) -> None:
         )
 
 
+# Guest block devices (virtio-blk, Xen) whose rotational flag is the hypervisor's default, not a medium.
+_VIRTUAL_DISKS = ("vd", "xvd")
+
+
 def _rotational(lines: list[str], start: int, facts: Facts) -> None:
     device = _ROTATIONAL.search(lines[start])["dev"]
     for line in lines[start + 1 : start + 3]:
@@ -156,7 +160,14 @@ def _rotational(lines: list[str], start: int, facts: Facts) -> None:
             known = (
                 dict(entry.split(": ", 1) for entry in facts["rotational"].split("; ")) if "rotational" in facts else {}
             )
-            known[device] = "SSD (non-rotational)" if value == "0" else "rotational (HDD)"
+            if value == "0":
+                known[device] = "SSD (non-rotational)"
+            elif device.startswith(_VIRTUAL_DISKS):
+                # virtio-blk and Xen disks report rotational unless the host says otherwise: the flag
+                # says nothing of the medium under them (a guest's 90k IOPS "HDD" is a host cache).
+                known[device] = "rotational flag (a virtual disk's default: not the medium under it)"
+            else:
+                known[device] = "rotational (HDD)"
             facts["rotational"] = "; ".join(f"{name}: {kind}" for name, kind in known.items())
             return
 

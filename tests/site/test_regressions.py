@@ -31,6 +31,9 @@ def test_the_feed_has_an_entry_per_change_a_feed_reader_can_read(built_site):
         assert entry.link.startswith(f"{CHECK_BASE_URL}scenarios/fio-") and entry.link.endswith("/#history-heading")
         assert f"Before: {QUIET} (2026-11-24 23:43:11)" in entry.summary and f"After: {BUSY}" in entry.summary
     assert "IOPS 57,904 → 8,361 (−85.6 %)" in feed.entries[0].summary
+    # What the busy report's author knew of its conditions comes with the number: a regression caused
+    # by a second writer on the disk says so, not a bare drop.
+    assert "while a second process wrote to the disk with direct I/O the whole time." in feed.entries[0].summary
     assert len({entry.id for entry in feed.entries}) == 2
 
 
@@ -51,6 +54,10 @@ def test_the_page_lists_each_change_with_its_runs_and_commands(built_site):
         assert f'href="/bench/runs/{report}/build-vm-vda-fio-logs-' in page
     assert page.count("<code>fio --name=randread-logged") == 2 and page.count("<code>fio --name=randwrite-logged") == 2
     assert "beyond ±5 % (a single run shows no noise of its own)" in page
+    said = re.findall(r'<dd class="change__said muted">([^<]*)</dd>', page)
+    assert len(said) == 4 and said[1].endswith(
+        "while a second process wrote to the disk with direct I/O the whole time."
+    )
     # Every page's header leads here, and the home page shows the latest changes.
     home = (built_site / "bench" / "index.html").read_text(encoding="utf-8")
     assert 'href="/bench/regressions/">Regressions</a>' in home
