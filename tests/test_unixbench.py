@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from perfwiki.extract import extract
 from perfwiki.tools.unixbench import parser as unixbench
-from support import ROOT, seed_slices
+from support import FIXTURES, ROOT, seed_slices
 
 
 def test_seed_001_single_copy_runs_with_the_command_listed_apart():
@@ -99,3 +100,29 @@ def test_a_test_printed_twice_in_one_run_is_a_problem_not_a_twin():
     overhead = [test for test in report.metrics["tests"] if test["name"] == "System Call Overhead"]
     assert [test["value"] for test in overhead] == [476273.4]
     assert report.problems and "'System Call Overhead' twice in one run" in report.problems[0][1]
+
+
+def test_a_command_that_did_not_ask_for_the_tests_its_output_shows():
+    """Seed 001 shows `./Run -c 1 whetstone-double dhry2reg fsdisk` above twelve results: three asked
+    for, nine not (Execl, pipes, shells...). Whoever reruns that command gets three numbers."""
+    physical, virtual = seed_slices("001", "unixbench").runs
+    for run in (physical, virtual):
+        (finding,) = [check for check in run.checks if check["id"] == "unixbench-command-other-tests"]
+        assert finding["severity"] == "warning"
+        assert finding["message"].startswith(
+            "the command shown (./Run -c 1 whetstone-double dhry2reg fsdisk) asks for 3 tests, but the output"
+            " holds 12: Execl Throughput, File Copy 1024 bufsize 2000 maxblocks, File Copy 256 bufsize 500"
+            " maxblocks and 6 more were not asked for."
+        )
+        assert finding["evidence"].startswith("Execl Throughput") and " 9 " not in finding["message"]
+
+
+def test_commands_that_ask_for_what_the_output_shows_are_not_flagged():
+    output = (FIXTURES / "unixbench" / "r730-host-1-copy.txt").read_text(encoding="utf-8").split("\n", 1)[1]
+    # `./Run -c 1` runs the index's twelve tests, which the same output shows; so does naming them by group.
+    for command in ("./Run -c 1", "./Run -c 1 dhry whets system", "./Run -c 1 index"):
+        (run,) = extract("unixbench.txt", f"$ {command}\n{output}".encode()).runs
+        assert run.command == command and run.checks == [], command
+    # A test this table does not know (graphics): not judged, rather than flagged on a guess.
+    (run,) = extract("unixbench.txt", f"$ ./Run -c 1 2d-rects dhry2reg\n{output}".encode()).runs
+    assert run.checks == []

@@ -7,6 +7,7 @@ from typing import Any
 from ...model import Run
 from ..base import Metric, Tool, shown
 from . import parser
+from .checks import CHECKS
 
 # The overall score compares like a test in report tables, but is no scenario of its own:
 # it summarises the tests that are.
@@ -25,6 +26,7 @@ class Unixbench(Tool):
     parser = parser
     metrics = (Metric("value", "UnixBench result", "per test", True, _result),)
     fingerprint_names = {"test": "test", "copies": "copies"}
+    checks = CHECKS
 
     def parts(self, run: Run) -> list[str | None]:
         names: list[str | None] = [test["name"] for test in run.metrics.get("tests") or []]
