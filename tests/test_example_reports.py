@@ -215,6 +215,22 @@ def test_seed_002_lvm_raid0_and_pl3(reports):
     ]
     assert percent(document, "pl3-vs-local", "x86-lvm-3nvme") == 844.0
     assert comparison(document, "pl3-vs-local")["columns"][0]["compared_across"] == ["engine", "queue depth"]
+    # The "single NVMe SSD" baseline's fio disk stats list dm-0 on sda: its file was not on the NVMe
+    # SSD, so no ratio to it is a speed result, and the verdict ranks nothing.
+    runs = {run["id"]: run for run in document["runs"]}
+    other = checks_of(runs["hygon33-nvme-runs-ebs-4k-randwrite-test"])["other-device"]
+    assert other["message"] == (
+        "fio's disk statistics list dm-0, sda, no NVMe device, where this environment's disk is NVMe SSD: "
+        "the test file was on another disk"
+    )
+    # The only one in the examples: nvme-raw's runs list nvme10n1, the VM's list vda under no NVMe claim.
+    flagged = [run["id"] for doc in reports.values() for run in doc["runs"] if "other-device" in checks_of(run)]
+    assert flagged == ["hygon33-nvme-runs-ebs-4k-randwrite-test"]
+    block = next(block for block in document["views"]["blocks"] if block["id"] == "hygon33-fio")
+    assert block["verdict"] == (
+        "No verdict: every ratio here is to hygon33-nvme, whose result is not a speed result "
+        "(measured on another disk than the one named)."
+    )
 
 
 def test_every_raw_run_of_every_seed_is_on_exactly_one_page(reports):
@@ -375,11 +391,15 @@ def test_no_verdict_states_an_artefact_as_a_speed_difference(reports):
                     # (an artefact within ±5 % of the baseline reads "even", a word the head may hold for others)
                     said = [units.ratio_text(found)] + ([] if noise.even_factor(found) else [verdict.speed(found)])
                     assert not any(words in head for words in said), (text, cell)
+                    if text.startswith("No verdict: every ratio here is to "):  # the baseline is the artefact
+                        assert row["environment"] == comparison["baseline"] and "not a speed result" in text
+                        continue
                     assert row["environment"] in text.split(" Left out, not a speed difference:")[1]
     # The ext4 bandwidths; the writeback guests' IOPS cells (their bandwidth is the same block: one
     # verdict): all six of each Linux guest's, the two 1 MiB ones of each Windows guest (its 4 KiB jobs
-    # queued 16 where the host's posixaio queued one, and are refused).
-    assert checked == 4 + 2 * 6 + 2 * 2
+    # queued 16 where the host's posixaio queued one, and are refused); the "single NVMe SSD" whose
+    # file was on sda, the baseline of its table.
+    assert checked == 4 + 2 * 6 + 2 * 2 + 1
 
 
 def test_one_answer_per_environment_opens_a_report_of_three_or_more(reports):

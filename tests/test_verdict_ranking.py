@@ -38,3 +38,21 @@ def test_environments_typed_by_hand_are_named_in_the_comparisons_order(ingested)
     # One sentence, the environments as the comparison lists them: the same page from every ingest.
     named = f"{', '.join(order[:-1])} and {order[-1]}"
     assert f" The numbers of {named} were typed by hand, not parsed from raw output." in said
+
+
+def test_a_ranking_of_buffered_results_says_the_page_cache_is_in_it(ingested):
+    comparisons = {found["id"]: found for found in load_report(ingested, "ssd-cloud-disks-lvm-raid")["comparisons"]}
+    buffered = comparisons["hygon33-fio"]  # 4 KiB random writes through the page cache (buffered libaio)
+    # As ingested: its baseline's file was on sda, not the NVMe SSD it names, so no ratio is a speed result.
+    assert verdict.comparison_verdict(buffered).startswith("No verdict: every ratio here is to hygon33-nvme")
+    # Had the baseline run on its SSD, the ranking would stand, and say what a buffered write measures.
+    on_its_disk = copy.deepcopy(buffered)
+    for row in on_its_disk["rows"]:
+        for cell in row["cells"]:
+            cell.pop("artefact", None)
+    said = verdict.comparison_verdict(on_its_disk)
+    assert said.startswith("Fastest: hygon33-raid0-2nvme, 82,493 IOPS, 6.60 % faster than hygon33-nvme")
+    assert said.endswith(" Buffered I/O: the page cache is part of every number here, not the disks alone.")
+    # Direct I/O says nothing of the kind.
+    direct = comparisons["pl3-vs-local"]
+    assert "Buffered" not in verdict.comparison_verdict(direct)

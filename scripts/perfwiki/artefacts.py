@@ -19,7 +19,9 @@ speed difference. The checks, each as a storage engineer would put it:
 - a guest faster than the host it runs on, with a caching mode (cache=writeback serves the
   guest from the host's page cache);
 - a file system faster than the raw device under it, with direct I/O on both: device state
-  (a fresh or trimmed SSD), test size or a cache, never the file system.
+  (a fresh or trimmed SSD), test size or a cache, never the file system;
+- a run on an environment that names an NVMe disk whose fio disk statistics list no NVMe device
+  (the test file was on the system disk).
 """
 
 from __future__ import annotations
@@ -40,6 +42,7 @@ HOST_CACHE = "served from the host's cache, not the disk"
 OVER_LINK = "faster than the link allows: a cache answered"
 FS_OVER_RAW = "device state, test size or a cache, not the file system"
 OTHER_DISK = "another disk or a cache, not its host's disk"
+OTHER_DEVICE = "measured on another disk than the one named"
 
 # A buffered result this many times the direct one is the cache, not the device.
 BUFFERED_OVER_DIRECT = 2.0
@@ -226,6 +229,23 @@ def check_buffered_over_direct(runs: list[Run]) -> None:
                 )
 
 
+def check_other_device(run: Run, env: Environment) -> None:
+    """An environment that names an NVMe disk, a fio run whose disk statistics (every device the I/O
+    reached, and what a device-mapper volume sits on) list none: its file was on another disk."""
+    disks = [str(disk.get("name") or "") for disk in run.metrics.get("disks") or []] if run.tool == "fio" else []
+    if not disks or not re.search(r"\bNVMe\b", env.fact("disk", "device"), re.IGNORECASE):
+        return
+    if any(name.startswith("nvme") for name in disks):
+        return
+    _flag(
+        run,
+        "other-device",
+        f"fio's disk statistics list {', '.join(disks)}, no NVMe device, where this environment's disk is "
+        f"{env.fact('disk', 'device')}: the test file was on another disk",
+        OTHER_DEVICE,
+    )
+
+
 def check_runs(runs: list[Run], envs: dict[str, Environment]) -> None:
     """Every check that needs one run and its environment, or one environment's runs."""
     for run in runs:
@@ -234,6 +254,7 @@ def check_runs(runs: list[Run], envs: dict[str, Environment]) -> None:
             continue
         check_fits_in_ram(run, env)
         check_over_link(run, env)
+        check_other_device(run, env)
     check_buffered_over_direct(runs)
 
 

@@ -79,6 +79,23 @@ def _across_note(columns: list[dict[str, Any]]) -> str:
     return f" Compared across {', '.join(across)} on purpose: it differs between environments." if across else ""
 
 
+def _buffered_note(like: dict[str, list[Entry]]) -> str:
+    """' Buffered I/O: the page cache is part of every number here, not the disks alone.' A buffered
+    write returns once the page cache holds it and a buffered read may never reach the disk, so a
+    ranking of buffered results ranks caches and write-back as much as disks. Counted over the
+    scenarios the verdict compared, not the table's empty columns."""
+    columns = list({column["id"]: column for entries in like.values() for _, column, _ in entries}.values())
+    buffered = sum((column.get("parameters") or {}).get("io") == "buffered" for column in columns)
+    if not buffered:
+        return ""
+    if buffered == len(columns):
+        return " Buffered I/O: the page cache is part of every number here, not the disks alone."
+    return (
+        f" Buffered I/O in {buffered} of {len(columns)} scenarios: the page cache is part of those numbers, "
+        "not the disks alone."
+    )
+
+
 def _manual_note(entries: dict[str, list[Entry]]) -> str:
     """' nvme-ext4's numbers were typed by hand, not parsed from raw output.' when any were."""
     typed = [env for env, found in entries.items() if any(entry[2].get("manual") for entry in found)]
@@ -142,6 +159,10 @@ def comparison_verdict(comparison: dict[str, Any], convention: str = "iec") -> s
     others = [env for env in like if env != baseline]
     if baseline not in like and baseline not in artefacts:
         return None
+    if baseline not in like:
+        # Every ratio is to the baseline: with it not a speed result, none of them is one either.
+        reason = artefacts[baseline][0][2]["artefact"]
+        return f"No verdict: every ratio here is to {baseline}, whose result is not a speed result ({reason})."
     if not others and not artefacts:
         return None
     if not others:
@@ -159,6 +180,7 @@ def comparison_verdict(comparison: dict[str, Any], convention: str = "iec") -> s
         said
         + _zero_note(comparison)
         + artefact_clause(artefacts, baseline)
+        + _buffered_note(like)
         + _manual_note(every)
         + _across_note(columns)
     )
