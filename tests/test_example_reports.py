@@ -467,3 +467,18 @@ def test_buffered_writes_six_times_the_direct_ones_are_the_page_cache(reports):
     assert profile["verdict"] == (
         "Highest IOPS: 108,033 IOPS (-direct=1 -buffered=1 (buffered)) — served from the page cache, not the disk."
     )
+
+
+def test_a_check_that_flags_runs_in_their_own_words_does_not_quote_one_run_for_all(reports):
+    """fio-iops-basics: three short runs, each "the run lasted N s" with its own N. The report's line
+    quotes the first and says so, rather than giving its 8.952 s to all three."""
+    (short,) = [check for check in reports["fio-iops-basics"]["views"]["checks"] if check["id"] == "fio-short-run"]
+    assert short["message"].startswith("the run lasted 8.952 s") and len(short["runs"]) == 3
+    assert short["varies"] is True
+    runs = {run["id"]: run for run in reports["fio-iops-basics"]["runs"]}
+    said = {checks_of(runs[run_id])["fio-short-run"]["message"] for run_id in short["runs"]}
+    assert len(said) == 3  # three durations
+    # One run's check, or several saying the same: no such mark.
+    nas = reports["nas-cache-modes"]["views"]["checks"]
+    same = next(check for check in nas if check["id"] == "fio-sync-engine-iodepth")
+    assert len(same["runs"]) == 4 and "varies" not in same

@@ -168,7 +168,9 @@ def run_index(report: Report) -> list[dict[str, Any]]:
 
 
 def checks_summary(runs: list[Run]) -> list[dict[str, Any]]:
-    """Per check id: severity, message of the first finding, the first runs it flags and how many it flags (`count`)."""
+    """Per check id: severity, message of the first finding, the first runs it flags and how many it flags
+    (`count`); `varies` when another run's finding says it in other words (its own duration, its own
+    depth), so the page does not pass the first run's numbers off as every run's."""
     summary: dict[str, dict[str, Any]] = {}
     for run in runs:
         for finding in run.checks:
@@ -176,6 +178,8 @@ def checks_summary(runs: list[Run]) -> list[dict[str, Any]]:
                 finding["id"],
                 {"id": finding["id"], "severity": finding["severity"], "message": finding["message"], "runs": []},
             )
+            if finding["message"] != entry["message"]:
+                entry["varies"] = True
             if not entry["runs"] or entry["runs"][-1] != run.id:  # a run's findings come together
                 entry["runs"].append(run.id)
     ordered = sorted(summary.values(), key=lambda entry: (SEVERITY_ORDER[entry["severity"]], entry["id"]))
