@@ -138,6 +138,16 @@ def test_run_stopped_before_its_runtime(live_fio, seed):
     assert "fio-short-runtime" not in ids(seed("000")[0])  # 60249 ms of 60 s
 
 
+def test_bandwidth_that_counts_the_ramp_bytes(seed):
+    """Seed 000's fio 3.1 with ramp_time=2s: io=54.5GiB in its minute, 52,572 I/Os of 1 MiB issued."""
+    sequential = seed("000")[0]
+    finding = next(f for f in sequential.checks if f["id"] == "fio-bw-counts-ramp")
+    assert finding["message"].startswith("write bandwidth 927 MiB/s is 6% more than IOPS x block size (872 MiB/s)")
+    assert finding["line"] == 13 and "fio-bw-iops-mismatch" not in ids(sequential)
+    # 4 KiB random reads at QD4096 with the same ramp: bytes and I/Os agree, nothing to say.
+    assert not any("fio-bw" in check for run in seed("000")[8:] for check in ids(run))
+
+
 def test_bandwidth_that_is_not_iops_times_block_size(live_fio):
     ranged = live_fio("--rw=randread", "--bs=4k", "--bsrange=4k-64k", "--runtime=1", "--time_based")
     assert "fio-bw-iops-mismatch" in ids(ranged)
