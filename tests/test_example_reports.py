@@ -482,3 +482,15 @@ def test_a_check_that_flags_runs_in_their_own_words_does_not_quote_one_run_for_a
     nas = reports["nas-cache-modes"]["views"]["checks"]
     same = next(check for check in nas if check["id"] == "fio-sync-engine-iodepth")
     assert len(same["runs"]) == 4 and "varies" not in same
+
+
+def test_a_peak_from_a_run_of_a_second_is_said_with_its_length(reports):
+    """fio-iops-basics' highest bandwidth is a sequential read that lasted 1.084 s: warm-up and caches as
+    much as the device, so the line that names it says how long it ran."""
+    (fio,) = [block for block in reports["fio-iops-basics"]["views"]["blocks"] if block["id"].startswith("profile-fio")]
+    said = fio["verdict"]["iec"]
+    assert "highest bandwidth: 945 MiB/s (Sequential read, 1 MiB QD64, lasting 1.08 s)" in said
+    assert "Highest IOPS: 29,283 IOPS (Random read, 4 KiB QD128, lasting 8.95 s)" in said
+    # The 21.7 s random write is long enough: nothing said of its length where it is named.
+    cells = comparison(reports["fio-iops-basics"], "fio-iops")["rows"][0]["cells"]
+    assert [cell.get("short_s") for cell in cells] == [None, 8.952, 4.365, 1.084]

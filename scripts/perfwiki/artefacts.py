@@ -387,14 +387,32 @@ def _file_over_raw(cell, raw_cell, column, env: Environment, raw: str, runs, hig
         _flag_cell(cell, runs, "file-over-raw", said, FS_OVER_RAW)
 
 
+def short_seconds(run: Run) -> float | None:
+    """How long a run lasted when a check found it too short to trust (fio-short-run: under 10 s)."""
+    if not any(check["id"] == "fio-short-run" for check in run.checks):
+        return None
+    runtimes = [
+        direction.get("runtime_ms") or 0
+        for job in run.metrics.get("jobs") or []
+        for direction in (job.get("read"), job.get("write"), job.get("trim"))
+        if isinstance(direction, dict)
+    ]
+    return max(runtimes) / 1000 if runtimes and max(runtimes) else None
+
+
 def mark_cells(comparison: dict[str, Any], runs: dict[str, Run]) -> None:
-    """Each cell whose runs were flagged carries the artefact its sentence names."""
+    """Each cell whose runs were flagged carries the artefact its sentence names, and a cell of one
+    run too short to trust its length (`short_s`), which a sentence picking it out says."""
     for row in comparison["rows"]:
         for cell in row["cells"]:
             found = [artefact(runs[run_id]) for run_id in cell.get("runs") or [] if run_id in runs]
             found = [reason for reason in found if reason]
             if found:
                 cell["artefact"] = found[0]
+            if len(cell.get("runs") or []) == 1 and cell["runs"][0] in runs:
+                seconds = short_seconds(runs[cell["runs"][0]])
+                if seconds:
+                    cell["short_s"] = seconds
 
 
 def annotate(runs: list[Run], comparisons: list[dict[str, Any]], pages: Iterable[dict[str, Any]]) -> None:

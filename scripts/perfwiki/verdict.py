@@ -325,6 +325,7 @@ def profile_verdict(metrics: list[dict[str, Any]], convention: str = "iec") -> s
     said = []
     for metric in metrics:
         artefacts = metric.get("artefacts") or [None] * len(metric["values"])
+        short = dict(zip((column["title"] for column in metric["columns"]), metric.get("short") or [], strict=False))
         present = [
             (column, value, artefact)
             for column, value, artefact in zip(metric["columns"], metric["values"], artefacts, strict=True)
@@ -337,7 +338,10 @@ def profile_verdict(metrics: list[dict[str, Any]], convention: str = "iec") -> s
         scale = units.scale_for([value for _, value, _ in present], metric["unit"], convention)
         best, best_value, best_artefact = ranked[0]
         best_said = ("highest" if higher else "lowest") if len(present) > 1 else ""
-        line = f"{best_said} {metric['title']}: {scale.said(best_value)} ({best['title']})".lstrip()
+        lasted = short.get(best["title"])
+        # A peak from a run of a second or two is warm-up and caches as much as the device: said with it.
+        in_run = f", lasting {lasted:.3g} s" if lasted else ""
+        line = f"{best_said} {metric['title']}: {scale.said(best_value)} ({best['title']}{in_run})".lstrip()
         if len(ranked) == 2 and comparable_scenarios(best, ranked[1][0]):
             other, other_value, _ = ranked[1]
             ratio = best_value / other_value if higher else other_value / best_value

@@ -398,6 +398,7 @@ def profile_block(comparisons: list[dict[str, Any]], environment: str, colour: s
                 "values": [cell["value"] for cell in cells],
                 "artefacts": [cell.get("artefact") for cell in cells],
                 "manual": [bool(cell.get("manual")) for cell in cells],
+                "short": [cell.get("short_s") for cell in cells],
             }
             for comparison, cells in zip(comparisons, values_by_metric, strict=True)
         ],
