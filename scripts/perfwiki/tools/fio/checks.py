@@ -36,25 +36,32 @@ def fio_sync_engine_depth(run: Run, ev: Evidence) -> list[Finding]:
                     "fio-posixaio-linux-iodepth",
                     "warning",
                     f"ioengine=posixaio on Linux is glibc's POSIX AIO, which runs one file's requests one after "
-                    f"another: iodepth={depth} waits in fio's queue, not the disk's, so this is a QD1 result"
-                    f"{_disk_queue(run, depth)}; libaio or io_uring with direct=1 queue for real",
+                    f"another: this job had one request at the disk at a time while the rest of iodepth={depth} "
+                    "waited in glibc's queue, so this is a QD1 result and its completion latencies include that "
+                    f"wait{_disk_said(run)}. libaio or io_uring with direct=1 queue for real",
                     r"ioengine=posixaio.*iodepth=|iodepth.*ioengine=posixaio",
                 )
             ]
     return []
 
 
-def _disk_queue(run: Run, depth: int) -> str:
-    """' (the disk's own statistics: 1.04 requests in its queue on average, against 16 asked)', from
-    the one disk fio reported (in_queue, ms of I/O time summed over requests, over the run's ms)."""
-    disks, runtimes = (
-        run.metrics.get("disks") or [],
-        [direction.get("runtime_ms") for _, direction in _directions(run) if direction.get("runtime_ms")],
-    )
-    if len(disks) != 1 or not disks[0].get("in_queue") or not runtimes:
+def _disk_said(run: Run) -> str:
+    """'. The disk's own statistics: 5.11 ms a request, 1.04 requests in its queue on average (other I/O
+    on it included)', from the one disk fio reported: its ticks over its I/Os in the job's directions,
+    and in_queue (ms of I/O time summed over requests) over the run's ms."""
+    disks = run.metrics.get("disks") or []
+    runtimes = [direction.get("runtime_ms") for _, direction in _directions(run) if direction.get("runtime_ms")]
+    if len(disks) != 1 or not runtimes:
         return ""
-    queued = disks[0]["in_queue"] / max(runtimes)
-    return f" (the disk's own statistics: {queued:.2f} requests in its queue on average, against {depth} asked)"
+    disk = disks[0]
+    # The directions the job did: a read job's disk also served some writes (a file system's, another process's).
+    did = {name for name, _ in _directions(run)} & {"read", "write"}
+    ios = sum(disk.get(f"{name}_ios") or 0 for name in did)
+    ticks = sum(disk.get(f"{name}_ticks") or 0 for name in did)
+    said = [f"{ticks / ios:.3g} ms a request"] if ios and ticks else []
+    if disk.get("in_queue"):
+        said.append(f"{disk['in_queue'] / max(runtimes):.2f} requests in its queue on average")
+    return f". The disk's own statistics: {', '.join(said)} (other I/O on it included)" if said else ""
 
 
 def fio_direct_buffered_conflict(run: Run, ev: Evidence) -> list[Finding]:
