@@ -327,12 +327,13 @@ ENVIRONMENT_MISTAKES = [
         "a fact that is a list",
         '  nas_cache_mode: "none (default)"',
         "  nas_cache_mode: [none, default]",
-        [f"{NAS_ENV}:6: facts: nas_cache_mode must be one value (text or a number), not a list"],
+        [f"{NAS_ENV}:7: facts: nas_cache_mode must be one value (text or a number), not a list"],
     ),
     (
         "facts as a list",
-        'facts:\n  disk: "all-SSD NAS, three physical drives (PhysicalDrive1-3 in the job file)"\n'
-        '  nas_cache_mode: "none (default)"\n  device: "vda (in fio\'s disk stats)"',
+        'facts:\n  disk: "all-SSD NAS volume"\n  target: "three files on vda: the job file names Windows disks '
+        '(PhysicalDrive1-3), which fio on Linux creates as files"\n  nas_cache_mode: "none (default)"\n'
+        '  device: "vda (in fio\'s disk stats)"',
         "facts:\n  - disk",
         [f"{NAS_ENV}:4: facts must be a mapping of names to values (cpu: …), not a list"],
     ),
@@ -341,7 +342,7 @@ ENVIRONMENT_MISTAKES = [
         '  device: "vda',
         '  host_environment: nas-hots\n  device: "vda',
         [
-            f"{NAS_ENV}:7: facts: host_environment 'nas-hots' is not a known environment (did you mean 'nas-host'?): "
+            f"{NAS_ENV}:8: facts: host_environment 'nas-hots' is not a known environment (did you mean 'nas-host'?): "
             "name the host's environment id"
         ],
     ),
@@ -350,7 +351,7 @@ ENVIRONMENT_MISTAKES = [
         "a fact without a value",
         '  device: "vda (in fio\'s disk stats)"',
         "  device:",
-        [f"{NAS_ENV}:7: warning: facts: device has no value: give one or leave the line out"],
+        [f"{NAS_ENV}:8: warning: facts: device has no value: give one or leave the line out"],
     ),
 ]
 
