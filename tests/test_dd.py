@@ -121,3 +121,22 @@ def test_a_rate_that_does_not_match_bytes_over_seconds_is_kept_and_flagged():
     assert edited.warnings == [
         "the rate 2.5 GB/s does not match 8388608 bytes in 0.00551659 s (1.521 GB/s); the printed rate is kept"
     ]
+
+
+def test_a_copy_onto_a_device_is_named_as_one_a_rerun_overwrites(tmp_path):
+    """GNU dd's own summary, under the commands that wrote it: to a file, to /dev/null, and as the page
+    would show it written to a disk. Only the last wipes what it names."""
+    from perfwiki import tools
+
+    output = subprocess.run(
+        ["dd", "if=/dev/zero", f"of={tmp_path / 'zero'}", "bs=1M", "count=4"],
+        capture_output=True,
+        text=True,
+        env={"LC_ALL": "C", "PATH": "/usr/bin:/bin"},
+        check=True,
+    ).stderr
+    said = {}
+    for target in (tmp_path / "zero", "/dev/null", "/dev/sdb"):
+        (run,) = extract("dd.txt", f"$ dd if=/dev/zero of={target} bs=1M count=4\n{output}".encode()).runs
+        said[str(target)] = tools.get("dd").destroys(run)
+    assert said == {str(tmp_path / "zero"): None, "/dev/null": None, "/dev/sdb": "/dev/sdb"}

@@ -85,6 +85,18 @@ def test_every_run_has_a_page_with_its_exact_command(built_site):
         assert "command" in button_targets
 
 
+def test_a_command_that_writes_over_a_raw_device_says_so_before_it_is_copied(built_site):
+    """nvme-raw's write jobs name --filename=/dev/nvme10n1: rerun as shown, they wipe that disk."""
+    document = report_document()
+    warned, quiet = [], []
+    for run in (run for run in document["runs"] if run["command"]):
+        html = (built_site / "bench" / "runs" / REPORT / run["id"] / "index.html").read_text(encoding="utf-8")
+        said = "This command writes to the raw device <code>/dev/nvme10n1</code>:</strong> whatever is on it is"
+        (warned if said in html else quiet).append(run["params"]["rw"])
+    assert sorted(warned) == ["randwrite", "randwrite", "randwrite", "write", "write", "write"]
+    assert set(quiet) == {"read", "randread"}  # reading a raw device leaves it as it was
+
+
 def test_report_page_links_every_run_and_publishes_the_chart_specs(built_site):
     html = (built_site / "bench" / "reports" / REPORT / "index.html").read_text(encoding="utf-8")
     document = report_document()

@@ -27,6 +27,7 @@ def run_page(run: Run, raw: int, environment_facts: dict[str, Any] | None = None
         "environment": run.environment,
         "command": run.command,
         "reproduce": run.reproduce,
+        "destroys": tool.destroys(run),
         "raw": raw,
         "lines": [run.source.line_start, run.source.line_end],
         "checks": run.checks,

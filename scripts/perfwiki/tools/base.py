@@ -278,6 +278,11 @@ class Tool:
         """Test conditions a reader must know before comparing (I/O mode, queue depth)."""
         return []
 
+    def destroys(self, run: Run) -> str | None:
+        """The device the run's command writes over, when it writes to one raw (its data is gone
+        after a rerun): said beside the command a reader is invited to copy."""
+        return None
+
     # Columns this tool's rows add to a report's runs table, after Environment and Run.
     runs_columns: tuple[str, ...] = ()
 

@@ -28,6 +28,11 @@ class Dd(Tool):
             "oflag": params.get("oflag"),
         }
 
+    def destroys(self, run: Run) -> str | None:
+        """dd's of= when it is a device other than /dev/null: dd writes over it."""
+        target = str(run.params.get("of") or "")
+        return target if target.startswith("/dev/") and target not in ("/dev/null", "/dev/zero") else None
+
     runs_columns = ("bs", "Direction", "Copied", "Seconds", "Rate")
 
     def runs_row(self, run: Run) -> list[Any]:

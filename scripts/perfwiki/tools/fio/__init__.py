@@ -14,7 +14,7 @@ from ...findings import Evidence, Finding
 from ...model import Run
 from ..base import Metric, Tool
 from . import checks, names, pages, parser
-from .options import MIXED, depth_text, effective_depth, in_effect, io_mode, ran_on
+from .options import MIXED, depth_text, effective_depth, in_effect, io_mode, per_job, ran_on
 
 
 def _jobs(run: Run, direction: str | None) -> list[dict[str, Any]]:
@@ -183,6 +183,13 @@ class Fio(Tool):
 
     def run_charts(self, run: Run) -> list[dict[str, Any]]:
         return pages.run_charts(run)
+
+    def destroys(self, run: Run) -> str | None:
+        """The raw device a job that writes names (rw=write, randrw, trim...): fio overwrites it."""
+        rws = {str(job.get("rw") or "read") for job in per_job(run.params)}
+        if target_kind(run) != "raw device" or rws <= {"read", "randread"}:
+            return None
+        return str(run.params.get("filename") or "")
 
     def badges(self, run: Run) -> list[str]:
         params = run.params
