@@ -419,6 +419,15 @@ def test_one_answer_per_environment_opens_a_report_of_three_or_more(reports):
     nearest = rows["win2008-vm-cache-none-q4"]
     assert (nearest["mean"], nearest["said"], nearest["scenarios"]) == ("0.894×", "slower", 2)
     assert (nearest["better"], nearest["worse"], nearest["even"], nearest["left_out"]) == (0, 2, 0, 0)
+    # Its other four, counted where the row says what it left out, with the reason.
+    assert (nearest["unlike"], nearest["unlike_reason"]) == (
+        4,
+        "queue depth 16, not 1; engine windowsaio, not posixaio",
+    )
+    assert "unlike" not in rows["centos-vm-cache-none"]
+    # A comparison whose baseline is no speed result has no row of ratios to it, as its verdict has none.
+    ssd = [group["block"] for group in reports["ssd-cloud-disks-lvm-raid"]["views"]["summary"]["groups"]]
+    assert ssd == ["direct-buffered-matrix", "hygon33-dd", "pl3-vs-local"]
     # The writeback guest "147× its host": every scenario left out as the host's cache.
     cached = rows["centos-vm-writeback-q4"]
     assert (cached["scenarios"], cached["left_out"], cached["artefact"], "mean" in cached) == (

@@ -29,7 +29,12 @@ def _bar(found: float) -> dict[str, Any]:
 
 
 def _row(
-    env: str, like: list[verdict.Entry], artefacts: list[verdict.Entry], failed: int, unit: str | None = None
+    env: str,
+    like: list[verdict.Entry],
+    artefacts: list[verdict.Entry],
+    failed: int,
+    unit: str | None = None,
+    unlike: list[str] | None = None,
 ) -> dict[str, Any]:
     even = [entry for entry in like if entry[2].get("even")]
     beyond = [entry for entry in like if not entry[2].get("even")]
@@ -45,6 +50,8 @@ def _row(
         row["manual"] = True
     if artefacts:
         row["artefact"] = artefacts[0][2]["artefact"]
+    if unlike:  # runs of another scenario than the baseline's, refused from the columns (compare.py)
+        row["unlike"], row["unlike_reason"] = len(unlike), unlike[0]
     if like:
         mean = verdict.geometric_mean([entry[0] for entry in like])
         row["factor"] = round(mean, 4)
@@ -62,14 +69,18 @@ def _row(
     return row
 
 
-def _failed_runs(comparison: dict[str, Any]) -> dict[str, int]:
-    """Per environment, the runs refused because they failed (findings.failure)."""
-    counts: dict[str, int] = {}
+def _refused(comparison: dict[str, Any]) -> tuple[dict[str, int], dict[str, list[str]]]:
+    """Per environment, the runs refused because they failed (findings.failure), and the reasons of
+    those refused as another scenario than the baseline's ("queue depth 16, not 1")."""
+    failed: dict[str, int] = {}
+    unlike: dict[str, list[str]] = {}
     for column in comparison["columns"]:
         for entry in column.get("refused") or []:
             if entry.get("failed"):
-                counts[entry["environment"]] = counts.get(entry["environment"], 0) + 1
-    return counts
+                failed[entry["environment"]] = failed.get(entry["environment"], 0) + 1
+            else:
+                unlike.setdefault(entry["environment"], []).append(entry.get("reason") or "")
+    return failed, unlike
 
 
 def summary_table(
@@ -89,8 +100,10 @@ def summary_table(
         if comparison is None:
             continue
         like, artefacts = verdict.split(comparison)
-        failed = _failed_runs(comparison)
+        failed, unlike = _refused(comparison)
         baseline = comparison["baseline"]
+        if baseline not in like:
+            continue  # its verdict says why: every factor is to a result that is no speed result
         rows = [
             _row(
                 row["environment"],
@@ -98,6 +111,7 @@ def summary_table(
                 artefacts.get(row["environment"], []),
                 failed.get(row["environment"], 0),
                 comparison["columns"][0].get("unit"),
+                unlike.get(row["environment"]),
             )
             for row in comparison["rows"]
             if row["environment"] != baseline and (row["environment"] in like or row["environment"] in artefacts)

@@ -56,10 +56,14 @@ def _summary_table(source: Source) -> list[str]:
                 plural = "s" if row["scenarios"] != 1 else ""
                 said = f"{row['mean']} ({row['said']}) over {row['scenarios']} scenario{plural}"
             manual = " *manual*" if row.get("manual") else ""
-            left = f"{row['left_out']}" + (f" ({row['artefact']})" if row.get("artefact") else "")
+            left = [f"{row['left_out']}" + (f" ({row['artefact']})" if row.get("artefact") else "")] * bool(
+                row["left_out"]
+            )
+            if row.get("unlike"):
+                left.append(f"{row['unlike']} another scenario than the baseline's ({row['unlike_reason']})")
             lines.append(
                 f"| {row['environment']}{manual} | {said} | "
-                f"{row['better']} / {row['worse']} / {row['even']} | {left if row['left_out'] else 'none'} |"
+                f"{row['better']} / {row['worse']} / {row['even']} | {'; '.join(left) or 'none'} |"
             )
     return lines + [""]
 
