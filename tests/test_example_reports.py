@@ -332,7 +332,7 @@ def test_each_comparison_leads_with_a_verdict_computed_from_its_cells(reports):
     # Once "14× their host's disk, another disk or a cache": QD16 against the host's QD1, never alike.
     assert "win2008-vm-cache-none: 14.4×" not in storage and "another disk" not in storage
     assert "win2008-vm-writeback-q4, 78" not in storage  # once "fastest" at 23× its host
-    assert storage.endswith(" Compared across engine on purpose: it differs between environments.")
+    assert storage.endswith(" Compared on purpose, although the engine differs between environments.")
     nvme = reports["nvme-raw-vs-ext4"]["views"]["blocks"][0]["verdict"]
     assert "nvme-ext4's numbers were typed by hand, not parsed from raw output." in nvme
     dd = next(b for b in reports["ssd-cloud-disks-lvm-raid"]["views"]["blocks"] if b["id"] == "hygon33-dd")

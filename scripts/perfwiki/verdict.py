@@ -74,9 +74,15 @@ def _is_even(entry: Entry) -> bool:
 
 
 def _across_note(columns: list[dict[str, Any]]) -> str:
-    """' Compared across engine on purpose.' when the author let a parameter differ."""
+    """' Compared on purpose, although the engine differs between environments.' when the author let
+    parameters differ (`ignore:`)."""
     across = sorted({name for column in columns for name in column.get("compared_across") or []})
-    return f" Compared across {', '.join(across)} on purpose: it differs between environments." if across else ""
+    if not across:
+        return ""
+    named = [f"the {name}" for name in across]
+    said = named[0] if len(named) == 1 else f"{', '.join(named[:-1])} and {named[-1]}"
+    differ = "differs" if len(named) == 1 else "differ"
+    return f" Compared on purpose, although {said} {differ} between environments."
 
 
 def _buffered_note(like: dict[str, list[Entry]]) -> str:
