@@ -399,14 +399,24 @@ def capture_facts(target_dir: str | None, server: str | None = None) -> dict[str
     facts = facts_from_text("\n".join(text))
     if target_dir:
         facts.update(_filesystem_facts(target_dir))
-    virt = (
-        subprocess.run(["systemd-detect-virt"], capture_output=True, text=True)
-        if shutil.which("systemd-detect-virt")
-        else None
-    )
-    if virt is not None and virt.stdout.strip():
-        facts["hypervisor"] = "none (bare metal)" if virt.stdout.strip() == "none" else virt.stdout.strip()
+    facts.update(_virtualisation())
     return facts
+
+
+def _virtualisation() -> dict[str, str]:
+    """The hypervisor under this machine and the container around the tests, apart: plain
+    `systemd-detect-virt` names the innermost only, and called a container in a KVM guest's
+    hypervisor "docker"."""
+    if not shutil.which("systemd-detect-virt"):
+        return {}
+    found = {}
+    for flag, fact in (("--vm", "hypervisor"), ("--container", "container")):
+        said = subprocess.run(["systemd-detect-virt", flag], capture_output=True, text=True).stdout.strip()
+        if said and said != "none":
+            found[fact] = said
+        elif said == "none" and fact == "hypervisor":
+            found[fact] = "none (bare metal)"
+    return found
 
 
 def _filesystem_facts(directory: str) -> dict[str, str]:

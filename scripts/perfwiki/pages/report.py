@@ -190,6 +190,7 @@ def checks_summary(runs: list[Run]) -> list[dict[str, Any]]:
 FACT_ORDER = (
     "host",
     "hypervisor",
+    "container",
     "cpu",
     "cpus",
     "memory",
