@@ -97,6 +97,24 @@ def test_a_command_that_writes_over_a_raw_device_says_so_before_it_is_copied(bui
     assert set(quiet) == {"read", "randread"}  # reading a raw device leaves it as it was
 
 
+def test_a_network_table_is_headed_and_explained_by_the_columns_it_has(built_site):
+    """The VM report measured TCP alone: its table says "Throughput" and explains no UDP or RTT column;
+    the networks report has all of them."""
+
+    def heading_and_note(report: str) -> tuple[str, str]:
+        html = (built_site / "bench" / "reports" / report / "index.html").read_text(encoding="utf-8")
+        found = re.search(r'<h3 id="network-heading">([^<]*)</h3>\s*<p class="muted">(.*?)</p>', html, re.S)
+        assert found, report
+        return found[1], re.sub(r"<[^>]+>", "", found[2])
+
+    heading, note = heading_and_note("vm-vs-bare-metal")
+    assert heading == "Throughput" and "TCP: one stream" in note
+    assert "UDP" not in note and "RTT" not in note
+    heading, note = heading_and_note("networks")
+    assert heading == "Throughput, latency and loss"
+    assert all(said in note for said in ("TCP: one stream", "UDP:", "RTT idle:", "RTT under load:"))
+
+
 def test_report_page_links_every_run_and_publishes_the_chart_specs(built_site):
     html = (built_site / "bench" / "reports" / REPORT / "index.html").read_text(encoding="utf-8")
     document = report_document()
