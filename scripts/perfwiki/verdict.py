@@ -274,6 +274,11 @@ def _one_against_baseline(env: str, baseline: str, entries: list[Entry]) -> str:
     return f"{env} against {baseline}: {', '.join(counts)}; {extremes}."
 
 
+def _and(names: list[str]) -> str:
+    """'a', 'a and b', 'a, b and c'."""
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
 def _ranking(baseline: str, like: dict[str, list[Entry]]) -> str:
     """'Fastest: X, 4 % slower than B; slowest: Y, 12x slower (geometric means over 6 scenarios).'"""
     means = {env: geometric_mean([entry[0] for entry in entries]) for env, entries in like.items()}
@@ -290,8 +295,19 @@ def _ranking(baseline: str, like: dict[str, list[Entry]]) -> str:
         return said
 
     counts = sorted({len(entries) for env, entries in like.items() if env != baseline})
-    over = f"{counts[0]}" if len(counts) == 1 else f"{counts[0]} to {counts[-1]}"
-    means_over = f"Geometric means over each environment's {over} like-for-like scenarios."
+    if len(counts) == 1:
+        means_over = f"Geometric means over each environment's {counts[0]} like-for-like scenarios."
+    else:
+        # A mean over 2 scenarios set beside means over 6 ranks other work: name whose cover less.
+        fewer: dict[int, list[str]] = {}
+        for env in ranked:
+            if env != baseline and len(like[env]) < counts[-1]:
+                fewer.setdefault(len(like[env]), []).append(env)
+        named = "; ".join(f"{count} for {_and(envs)}" for count, envs in sorted(fewer.items()))
+        means_over = (
+            f"Geometric means over each environment's like-for-like scenarios: {counts[-1]}, but {named}, "
+            "so those means cover less of the work than the others'."
+        )
     others = [env for env in ranked if env != baseline]
     if others and all(speed(means[env], unit=unit) == "even" for env in others):
         # A fastest and a slowest "even with" the baseline would rank noise.
@@ -300,7 +316,7 @@ def _ranking(baseline: str, like: dict[str, list[Entry]]) -> str:
     top, bottom = _extremes(unit)
     said = f"{top}: {told(best)}; {bottom}: {told(worst)}"
     if best == baseline and len(ranked) > 2:
-        said += f"; closest to it: {told(ranked[1])}"
+        said += f"; nearest the baseline: {told(ranked[1])}"
     return f"{said}. {means_over}"
 
 
