@@ -116,7 +116,7 @@ def test_html_export_renders_the_narrative_and_its_citations(ingested):
     page = export(ingested, REPORT, "html", WIKI)
     assert "<code>libaio</code> and <code>direct=1</code>" in page  # python-markdown
     assert "<li>At queue depth 4096 the latency figures are dominated by queueing" in page
-    cited = re.search(r'<span class="cite-run">(.*?)</span>;', page, re.S).group(1)
+    cited = re.search(r'<span class="cite-run">(.*?)</span>\.', page, re.S).group(1)
     assert (
         f'<a href="{WIKI}runs/{REPORT}/nvme-raw-fio-bandwidth-iops-latency-sequential-write-bandwidth-test/">' in cited
     )

@@ -94,6 +94,7 @@ kind: baremetal
 # facts:
 #   host: "r730-01"                       # the machine's name; a guest's hypervisor may name it
 #   hypervisor: "none (bare metal)"       # or kvm, vmware, ...
+#   container: "docker"                   # when the tests ran in one (systemd-detect-virt --container)
 #   host_environment: "r730-host"         # a guest: its host's environment id (guest-over-host check)
 #   cpu: "Intel(R) Xeon(R) CPU E5-2682 v4 @ 2.50GHz"
 #   cpus: "64"

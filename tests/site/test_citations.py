@@ -32,7 +32,7 @@ def text(html: str) -> str:
 
 def test_run_citation_links_the_run_with_its_headline_numbers(built_site):
     html = page_html(built_site, f"reports/{REPORT}")
-    cited = re.search(r'<span class="cite-run">(.*?)</span>;', html, re.S)
+    cited = re.search(r'<span class="cite-run">(.*?)</span>\.', html, re.S)
     assert cited, "the report's narrative cites a run"
     assert f'href="/bench/runs/{REPORT}/{RUN}/"' in cited.group(1)
     # The numbers are the run's own headline (as its run page shows them), not retyped prose.
