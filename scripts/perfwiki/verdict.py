@@ -73,16 +73,19 @@ def _is_even(entry: Entry) -> bool:
     return bool(entry[2].get("even"))
 
 
+def _and(names: list[str]) -> str:
+    """'a', 'a and b', 'a, b and c'."""
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
 def _across_note(columns: list[dict[str, Any]]) -> str:
     """' Compared on purpose, although the engine differs between environments.' when the author let
     parameters differ (`ignore:`)."""
     across = sorted({name for column in columns for name in column.get("compared_across") or []})
     if not across:
         return ""
-    named = [f"the {name}" for name in across]
-    said = named[0] if len(named) == 1 else f"{', '.join(named[:-1])} and {named[-1]}"
-    differ = "differs" if len(named) == 1 else "differ"
-    return f" Compared on purpose, although {said} {differ} between environments."
+    differ = "differs" if len(across) == 1 else "differ"
+    return f" Compared on purpose, although {_and([f'the {name}' for name in across])} {differ} between environments."
 
 
 def _buffered_note(like: dict[str, list[Entry]]) -> str:
@@ -109,8 +112,7 @@ def _manual_note(entries: dict[str, list[Entry]]) -> str:
         return ""
     if len(typed) == 1:
         return f" {typed[0]}'s numbers were typed by hand, not parsed from raw output."
-    whose = f"{', '.join(typed[:-1])} and {typed[-1]}"
-    return f" The numbers of {whose} were typed by hand, not parsed from raw output."
+    return f" The numbers of {_and(typed)} were typed by hand, not parsed from raw output."
 
 
 def _even_words(entries: list[Entry]) -> str:
@@ -272,11 +274,6 @@ def _one_against_baseline(env: str, baseline: str, entries: list[Entry]) -> str:
     if len(entries) < 2 or worst is best:
         extremes = f"{speed(best[0], _is_even(best), unit)} ({best[1]['title']})"
     return f"{env} against {baseline}: {', '.join(counts)}; {extremes}."
-
-
-def _and(names: list[str]) -> str:
-    """'a', 'a and b', 'a, b and c'."""
-    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
 def _ranking(baseline: str, like: dict[str, list[Entry]]) -> str:
