@@ -502,6 +502,11 @@ def test_a_peak_from_a_run_of_a_second_is_said_with_its_length(reports):
     said = fio["verdict"]["iec"]
     assert "highest bandwidth: 945 MiB/s (Sequential read, 1 MiB QD64, lasting 1.08 s)" in said
     assert "Highest IOPS: 29,283 IOPS (Random read, 4 KiB QD128, lasting 8.95 s)" in said
+    # The lowest latency of runs at QD128 and QD64 is a deep queue's: 29,283 IOPS x 4.35 ms is 127 in flight.
+    assert (
+        "lowest mean completion latency: 4.35 ms (Random read, 4 KiB QD128, lasting 8.95 s) — at queue depth 128,"
+        " most of it waiting in the queue;" in said
+    )
     # The 21.7 s random write is long enough: nothing said of its length where it is named.
     cells = comparison(reports["fio-iops-basics"], "fio-iops")["rows"][0]["cells"]
     assert [cell.get("short_s") for cell in cells] == [None, 8.952, 4.365, 1.084]

@@ -333,6 +333,17 @@ def comparable_scenarios(a: dict[str, Any], b: dict[str, Any]) -> bool:
     return len(differs) == 1 and not differs & _WORKLOAD
 
 
+def _queued(best: dict[str, Any], columns: list[dict[str, Any]]) -> str:
+    """' — at queue depth 128, most of it waiting in the queue' when the lowest latency of scenarios run
+    at different depths came from one run deep: a latency at depth N holds the wait behind N - 1 others,
+    so it is the queue's as much as the device's."""
+    depths = {(column.get("parameters") or {}).get("iodepth") for column in columns}
+    depth = (best.get("parameters") or {}).get("iodepth")
+    if len(depths) < 2 or not isinstance(depth, int) or depth < 32:
+        return ""
+    return f" — at queue depth {depth}, most of it waiting in the queue"
+
+
 def profile_verdict(metrics: list[dict[str, Any]], convention: str = "iec") -> str | None:
     """One environment, several scenarios: the best scenario of each metric.
 
@@ -372,6 +383,8 @@ def profile_verdict(metrics: list[dict[str, Any]], convention: str = "iec") -> s
             )
         if best_artefact:
             line += f" — {best_artefact}"
+        elif metric["unit"] == "ns" and len(present) > 1:
+            line += _queued(best, [column for column, _, _ in present])
         said.append(line)
     if not said:
         return None
