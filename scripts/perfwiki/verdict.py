@@ -73,7 +73,7 @@ def _is_even(entry: Entry) -> bool:
     return bool(entry[2].get("even"))
 
 
-def _and(names: list[str]) -> str:
+def joined(names: list[str]) -> str:
     """'a', 'a and b', 'a, b and c'."""
     return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
@@ -85,7 +85,7 @@ def _across_note(columns: list[dict[str, Any]]) -> str:
     if not across:
         return ""
     differ = "differs" if len(across) == 1 else "differ"
-    return f" Compared on purpose, although {_and([f'the {name}' for name in across])} {differ} between environments."
+    return f" Compared on purpose, although {joined([f'the {name}' for name in across])} {differ} between environments."
 
 
 def _buffered_note(like: dict[str, list[Entry]]) -> str:
@@ -112,7 +112,7 @@ def _manual_note(entries: dict[str, list[Entry]]) -> str:
         return ""
     if len(typed) == 1:
         return f" {typed[0]}'s numbers were typed by hand, not parsed from raw output."
-    return f" The numbers of {_and(typed)} were typed by hand, not parsed from raw output."
+    return f" The numbers of {joined(typed)} were typed by hand, not parsed from raw output."
 
 
 def _even_words(entries: list[Entry]) -> str:
@@ -300,7 +300,7 @@ def _ranking(baseline: str, like: dict[str, list[Entry]]) -> str:
         for env in ranked:
             if env != baseline and len(like[env]) < counts[-1]:
                 fewer.setdefault(len(like[env]), []).append(env)
-        named = "; ".join(f"{count} for {_and(envs)}" for count, envs in sorted(fewer.items()))
+        named = "; ".join(f"{count} for {joined(envs)}" for count, envs in sorted(fewer.items()))
         means_over = (
             f"Geometric means over each environment's like-for-like scenarios: {counts[-1]}, but {named}, "
             "so those means cover less of the work than the others'."

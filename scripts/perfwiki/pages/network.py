@@ -19,7 +19,7 @@ import statistics
 from collections.abc import Callable
 from typing import Any
 
-from .. import tools, units
+from .. import tools, units, verdict
 from ..compare import fingerprint_key
 from ..model import Run
 
@@ -155,7 +155,31 @@ def network_table(runs: list[Run], environments: list[str]) -> dict[str, Any] | 
             rows.append(cells)
     if not shown:
         return None
+    ids = {column["id"] for column in shown}
+    # What the table holds, which its heading and note name: no "loss" over a TCP-only table.
+    kinds = [
+        kind
+        for kind, has in (
+            ("tcp", bool(ids & {"iperf3-tcp", "iperf2-tcp"})),
+            ("udp", bool(ids & {"iperf3-udp", "iperf2-udp"})),
+            ("rtt-idle", "rtt-idle" in ids),
+            ("rtt-loaded", "rtt-loaded" in ids),
+        )
+        if has
+    ]
+    named = [
+        word
+        for word, has in (
+            ("throughput", "tcp" in kinds or "udp" in kinds),
+            ("latency", "rtt-idle" in kinds or "rtt-loaded" in kinds),
+            ("loss", "udp" in kinds or "ping-loss" in ids),
+        )
+        if has
+    ]
+    heading = verdict.joined(named)
     return {
+        "heading": heading[0].upper() + heading[1:],
+        "kinds": kinds,
         "columns": shown,
         "rows": [
             {"environment": env, "cells": [column_cells[index] for column_cells in rows]}
