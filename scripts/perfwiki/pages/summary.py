@@ -120,13 +120,16 @@ def summary_table(
             continue
         # Fastest first; an environment with nothing like-for-like last.
         rows.sort(key=lambda row: -row["factor"] if "factor" in row else math.inf)
-        groups.append(
-            {
-                "block": block["id"],
-                "title": block["title"],
-                "baseline": baseline,
-                "metric": f"{metric_title(comparison)}, {direction(comparison['higher_is_better'])}",
-                "rows": rows,
-            }
-        )
+        group = {
+            "block": block["id"],
+            "title": block["title"],
+            "baseline": baseline,
+            "metric": f"{metric_title(comparison)}, {direction(comparison['higher_is_better'])}",
+            "rows": rows,
+        }
+        # What "another scenario" in its rows means, said once under the table.
+        reasons = list(dict.fromkeys(row["unlike_reason"] for row in rows if row.get("unlike_reason")))
+        if reasons:
+            group["unlike_reasons"] = reasons
+        groups.append(group)
     return {"groups": groups} if groups else None
