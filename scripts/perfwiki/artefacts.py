@@ -34,6 +34,7 @@ from typing import Any
 from . import noise, tools, units
 from .findings import Finding
 from .model import Run
+from .tools.fio import checks as fio_checks
 from .tools.fio.options import io_mode
 
 PAGE_CACHE = "served from the page cache, not the disk"
@@ -391,13 +392,7 @@ def short_seconds(run: Run) -> float | None:
     """How long a run lasted when a check found it too short to trust (fio-short-run: under 10 s)."""
     if not any(check["id"] == "fio-short-run" for check in run.checks):
         return None
-    runtimes = [
-        direction.get("runtime_ms") or 0
-        for job in run.metrics.get("jobs") or []
-        for direction in (job.get("read"), job.get("write"), job.get("trim"))
-        if isinstance(direction, dict)
-    ]
-    return max(runtimes) / 1000 if runtimes and max(runtimes) else None
+    return fio_checks.runtime_s(run) or None
 
 
 def mark_cells(comparison: dict[str, Any], runs: dict[str, Run]) -> None:

@@ -7,7 +7,7 @@ import os
 from ... import units
 from ...findings import Check, Evidence, Finding
 from ...model import Run
-from .options import SYNC_ENGINES, io_mode, per_job, ran_on
+from .options import SYNC_ENGINES, per_job, ran_on, serialised_by
 from .report import DIRECTIONS
 
 
@@ -50,9 +50,8 @@ def fio_buffered_libaio_depth(run: Run, ev: Evidence) -> list[Finding]:
     with direct=1), so iodepth never reaches the device; fio still submits iodepth requests at once and
     times each from its submission, so its completion latencies hold the wait behind the rest of the
     batch. Little's law on fio's own numbers says how many it counted in flight."""
-    params = run.params
-    depth = params.get("iodepth")
-    if params.get("ioengine") != "libaio" or io_mode(params) != "buffered" or not isinstance(depth, int) or depth <= 1:
+    depth = run.params.get("iodepth")
+    if serialised_by(run.params) != "buffered libaio" or not isinstance(depth, int) or depth <= 1:
         return []
     in_flight = sum(
         (data.get("iops") or 0) * ((data.get("clat_ns") or {}).get("mean") or 0) / 1e9 for _, data in _directions(run)
@@ -142,14 +141,20 @@ def fio_short_runtime(run: Run, ev: Evidence) -> list[Finding]:
     return found
 
 
-def fio_too_short(run: Run, ev: Evidence) -> list[Finding]:
+def runtime_s(run: Run) -> float | None:
+    """How long the run's longest direction ran, in seconds, when fio said."""
     runtimes = [(data.get("runtime_ms") or 0) / 1000 for _, data in _directions(run)]
-    if runtimes and max(runtimes) < 10:
+    return max(runtimes) if runtimes else None
+
+
+def fio_too_short(run: Run, ev: Evidence) -> list[Finding]:
+    lasted = runtime_s(run)
+    if lasted is not None and lasted < 10:
         return [
             ev.finding(
                 "fio-short-run",
                 "info",
-                f"the run lasted {max(runtimes):g} s: under 10 s, caches and warm-up dominate",
+                f"the run lasted {lasted:g} s: under 10 s, caches and warm-up dominate",
                 r"(?:IOPS=|iops=)",
             )
         ]

@@ -63,20 +63,27 @@ def effective_depth(params: dict[str, Any], platform: str | None = None) -> int 
     return _one_depth(params, platform)
 
 
-def _one_depth(params: dict[str, Any], platform: str | None) -> int | None:
-    depth = params.get("iodepth")
-    if depth is not None and params.get("ioengine") in SYNC_ENGINES:
-        return 1
+def serialised_by(params: dict[str, Any], platform: str | None = None) -> str | None:
+    """What runs the job one request at a time whatever iodepth says, as its depth is labelled
+    ('psync', 'buffered libaio', 'posixaio on Linux'), else None."""
+    engine = params.get("ioengine")
+    if engine in SYNC_ENGINES:
+        return str(engine)
     # fio's HOWTO on libaio: "Linux may only support queued behavior with non-buffered I/O (set
     # direct=1 or buffered=0)". Buffered, each submission completes before the next is sent.
-    if depth is not None and params.get("ioengine") == "libaio" and io_mode(params) == "buffered":
-        return 1
+    if engine == "libaio" and io_mode(params) == "buffered":
+        return "buffered libaio"
     # Linux's POSIX AIO is glibc's, in threads, and glibc queues a file's requests behind the one in
     # progress (aio_misc.c: "The current file descriptor is worked on"; fio issue #718): fio keeps
     # iodepth requests queued, the disk sees one at a time. fio's own "IO depths" line cannot tell.
-    if depth is not None and params.get("ioengine") == "posixaio" and platform == "linux":
-        return 1
-    return depth
+    if engine == "posixaio" and platform == "linux":
+        return "posixaio on Linux"
+    return None
+
+
+def _one_depth(params: dict[str, Any], platform: str | None) -> int | None:
+    depth = params.get("iodepth")
+    return 1 if depth is not None and serialised_by(params, platform) else depth
 
 
 def io_mode(params: dict[str, Any]) -> str | None:
@@ -135,12 +142,7 @@ def depth_text(params: dict[str, Any], platform: str | None = None) -> str | Non
     asked = params.get("iodepth")
     if asked in (depth, MIXED):  # a mixed iodepth asked that every job saw as one depth: say that one
         return f"QD{depth}"
-    engine = params.get("ioengine")
-    if engine == "libaio":
-        engine = "buffered libaio"
-    elif engine == "posixaio":
-        engine = "posixaio on Linux"
-    return f"QD{depth} (iodepth={asked}, {engine})"
+    return f"QD{depth} (iodepth={asked}, {serialised_by(params, platform) or params.get('ioengine')})"
 
 
 # option name -> (param name, converter)
